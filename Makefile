@@ -1,0 +1,32 @@
+# Set-up and the main jobs. `make test` and `make run` each create .venv and install what they need.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+STAMP := $(VENV)/.installed
+
+.PHONY: test run bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	# Exact torch pin first: the machine holds this CPU wheel; a looser pin could pull a CUDA build.
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e ".[training,benchmarks,dev]"
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m pytest
+
+run: $(STAMP)
+	$(PY) -m benchmarks.demo
+
+bench: $(STAMP)
+	$(PY) -m benchmarks.throughput
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,32 @@
+"""hearts-env: a batched NumPy engine for the Hearts family, as PettingZoo and Gymnasium envs.
+
+``hearts_env.env(preset, **options)`` — PettingZoo AEC environment (one game);
+``hearts_env.vector_env(preset, num_envs=B, seed=..., **options)`` — B games as a Gymnasium
+``VectorEnv``; ``hearts_env.make_rules`` — the validated rules of a preset; ``PRESETS`` — the
+preset table. See RULES.md §7 for option names.
+"""
+
+from hearts_env.cards import card_name, card_symbol, parse_card, parse_cards
+from hearts_env.env import env, raw_env
+from hearts_env.observation import layout
+from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
+from hearts_env.rules import Rules
+from hearts_env.vector import HeartsVectorEnv, vector_env
+
+__all__ = [
+    "PRESETS",
+    "HeartsVectorEnv",
+    "Rules",
+    "all_configs",
+    "card_name",
+    "card_symbol",
+    "env",
+    "layout",
+    "make_rules",
+    "parse_card",
+    "parse_cards",
+    "preset_names",
+    "raw_env",
+    "vector_env",
+]
+__version__ = "0.1.0"

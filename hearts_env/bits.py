@@ -1,0 +1,76 @@
+"""uint64 card-set helpers shared by the batched engine and the observation builder.
+
+Every constant here is ``np.uint64``: numpy 2 promotes uint64 mixed with Python ints or int64
+to float64, which silently corrupts bit masks (ENGINE-NOTES.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hearts_env.cards import NUM_RANKS, NUM_SUITS
+
+U64 = np.uint64
+ZERO = U64(0)
+EMPTY = 64
+"""Card slot value meaning "no card": ``BIT[EMPTY] == 0``."""
+
+BIT = np.array([1 << i for i in range(64)] + [0], dtype=U64)
+"""``BIT[c]`` is the mask of card ``c``; ``BIT[EMPTY]`` is 0."""
+
+SUIT_MASK = np.array([((1 << NUM_RANKS) - 1) << (NUM_RANKS * s) for s in range(NUM_SUITS)], dtype=U64)
+"""Mask of each suit's 13 cards."""
+
+SUIT_OF = np.array([c // NUM_RANKS if c < 52 else NUM_SUITS for c in range(65)], dtype=np.int64)
+"""Suit of each card index; jokers and EMPTY get the pseudo-suit 4."""
+
+
+def u64(mask: int) -> np.uint64:
+    """A Python-int mask as ``np.uint64``."""
+    return U64(mask)
+
+
+def lowest_bit(masks: np.ndarray) -> np.ndarray:
+    """Index of the lowest set bit of each (non-zero) uint64 mask, as int64."""
+    low = masks & (~masks + U64(1))
+    # float64 holds powers of two exactly; log2 of an exact power of two is exact.
+    return np.log2(low.astype(np.float64)).astype(np.int64)
+
+
+def unpack(masks: np.ndarray, width: int) -> np.ndarray:
+    """Bits 0..width-1 of uint64 masks as uint8 0/1, shape ``masks.shape + (width,)``."""
+    masks = np.ascontiguousarray(masks, dtype=U64)
+    bits = np.unpackbits(masks.view(np.uint8).reshape(*masks.shape, 8), axis=-1, bitorder="little")
+    return bits[..., :width]
+
+
+def popcount(masks: np.ndarray) -> np.ndarray:
+    """Number of cards in each mask."""
+    return np.bitwise_count(masks)
+
+
+def _select_table() -> np.ndarray:
+    table = np.zeros((256, 8), dtype=np.int64)
+    for byte in range(256):
+        ones = [i for i in range(8) if byte >> i & 1]
+        table[byte, : len(ones)] = ones
+    return table
+
+
+_SELECT = _select_table()
+"""``_SELECT[byte, k]``: position of the k-th set bit of ``byte``."""
+
+
+def random_bit(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random set bit of each non-zero uint64 mask (popcount binary search)."""
+    k = (rng.random(masks.shape) * popcount(masks)).astype(np.int64)
+    position = np.zeros(masks.shape, np.int64)
+    window = masks
+    for width in (32, 16, 8):
+        low = window & U64((1 << width) - 1)
+        count = popcount(low).astype(np.int64)
+        high = k >= count
+        k -= np.where(high, count, 0)
+        position += np.where(high, width, 0)
+        window = np.where(high, window >> U64(width), low)
+    return position + _SELECT[window.astype(np.int64), k]

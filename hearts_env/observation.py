@@ -1,0 +1,181 @@
+"""The observation: one ego-centric float32 vector per player, built from named pieces.
+
+Seats in the observation are *relative*: relative seat 0 is the observer, 1 the player on his
+left (who plays after him), and so on. Card pieces are one slot per card index (52 standard
+cards; 54 when the variant has jokers), in the index order of :mod:`hearts_env.cards`.
+
+===================  ==========  ============================================================
+piece                shape       meaning
+===================  ==========  ============================================================
+``hand``             (C,)        1 for each card in the observer's hand
+``played_by_seat``   (P, C)      cards each relative seat has played this deal
+``current_trick``    (P, C)      cards on the table by position in the trick (0 = the lead)
+``passed``           (C,)        cards the observer chose to pass (so far, then passed)
+``received``         (C,)        cards the observer received in the pass
+``card_values``      (C,)        the active rules' points per card / 26 (Q♠ = 0.5 in Hearts)
+``points_taken``     (P,)        card points each relative seat has taken this deal / 26
+``known_voids``      (P, 4)      1 where a relative seat has shown out of a suit (♣ ♦ ♥ ♠)
+``trick_leader``     (P,)        one-hot relative seat that led the current trick
+``pass_direction``   (4,)        one-hot left, right, across, hold for this deal
+``phase``            (2,)        one-hot passing, playing
+``hearts_broken``    (1,)        1 once hearts are broken (by the rules' breaking cards)
+``scores``           (P,)        game totals before this deal / target score
+``deal_index``       (1,)        deals already played in this game / 10
+===================  ==========  ============================================================
+
+Use :func:`layout` to get the offsets, and :meth:`Layout.view` to slice a batch by name::
+
+    lay = layout(rules)
+    hand = lay.view(obs["observation"], "hand")          # (B, C)
+    trick = lay.view(obs["observation"], "current_trick")  # (B, P, C)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from hearts_env.bits import BIT, U64
+from hearts_env.engine import Engine, State
+from hearts_env.rules import Rules
+
+POINT_SCALE = 1 / 26
+"""Card points are divided by 26 so standard Hearts' Q♠ reads 0.5 in every variant."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Names, shapes and offsets of the observation pieces for one rules set."""
+
+    pieces: tuple[tuple[str, tuple[int, ...]], ...]
+
+    @cached_property
+    def slices(self) -> dict[str, slice]:
+        """Slice of each piece in the flat vector."""
+        out, start = {}, 0
+        for name, shape in self.pieces:
+            size = int(np.prod(shape))
+            out[name] = slice(start, start + size)
+            start += size
+        return out
+
+    @cached_property
+    def size(self) -> int:
+        """Length of the flat observation vector."""
+        return sum(int(np.prod(shape)) for _, shape in self.pieces)
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        """Shape of one piece (without the batch axis)."""
+        return dict(self.pieces)[name]
+
+    def view(self, observation: np.ndarray, name: str) -> np.ndarray:
+        """The piece ``name`` of a (..., D) observation, reshaped to (..., *shape)."""
+        if name not in self.slices:
+            raise KeyError(f"no observation piece {name!r}; pieces: {', '.join(self.slices)}")
+        lead = observation.shape[:-1]
+        return observation[..., self.slices[name]].reshape(*lead, *self.shape(name))
+
+    def split(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """Every piece of an observation by name."""
+        return {name: self.view(observation, name) for name, _ in self.pieces}
+
+
+def layout(rules: Rules) -> Layout:
+    """The observation layout for ``rules`` (depends on player count and card slots).
+
+    The 0/1 pieces come first (they are unpacked from one bit stream), the real-valued last.
+    """
+    c, p = 52 + rules.jokers, rules.num_players
+    return Layout(
+        (
+            ("hand", (c,)),
+            ("played_by_seat", (p, c)),
+            ("current_trick", (p, c)),
+            ("passed", (c,)),
+            ("received", (c,)),
+            ("known_voids", (p, 4)),
+            ("trick_leader", (p,)),
+            ("pass_direction", (4,)),
+            ("phase", (2,)),
+            ("hearts_broken", (1,)),
+            ("card_values", (c,)),
+            ("points_taken", (p,)),
+            ("scores", (p,)),
+            ("deal_index", (1,)),
+        )
+    )
+
+
+_BIT_PIECES = ("hand", "played_by_seat", "current_trick", "passed", "received", "known_voids",
+               "trick_leader", "pass_direction", "phase", "hearts_broken")  # fmt: skip
+
+
+class Observer:
+    """Builds observations for a batch: ``observer(state, seats) -> (B, D) float32``.
+
+    Every 0/1 piece is one uint64 word per game (the small one-hot pieces share a last word),
+    so a single ``unpackbits`` and one float32 conversion produce them all; the conversion, not
+    the game logic, is the main cost of an observation.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.layout = layout(engine.rules)
+        self.cards = engine.num_actions
+        p = engine.num_players
+        sl = self.layout.slices
+        self.bit_count = sl[_BIT_PIECES[-1]].stop
+        # Card pieces are c bits each from offset 0: hand, P played, P trick, passed, received.
+        self.piece_offsets = [i * self.cards for i in range(3 + 2 * p)] + [sl["known_voids"].start]
+        self.misc_offset = sl["known_voids"].start
+        self.leader_shift = U64(sl["trick_leader"].start - self.misc_offset)
+        self.direction_shift = U64(sl["pass_direction"].start - self.misc_offset)
+        self.phase_shift = U64(sl["phase"].start - self.misc_offset)
+        self.broken_shift = U64(sl["hearts_broken"].start - self.misc_offset)
+        self.void_shifts = np.array([4 * r for r in range(p)], dtype=U64)
+        self.card_values = (np.array(engine.rules.card_points[: self.cards]) * POINT_SCALE).astype(np.float32)
+        self.target_scale = np.float32(1 / engine.rules.target_score)
+        # _rotation[seat, r]: the seat r places to the left of seat; _relative is its inverse.
+        self._rotation = (np.arange(p)[:, None] + np.arange(p)[None, :]) % p
+        self._relative = (np.arange(p)[None, :] - np.arange(p)[:, None]) % p
+        self._base = np.zeros((0, 1), np.int64)
+
+    def _gather_index(self, seats: np.ndarray) -> np.ndarray:
+        """Flat indices (B, P) into a (B, P) array of every relative seat's entry."""
+        batch, p = len(seats), self.engine.num_players
+        if self._base.shape[0] < batch:
+            self._base = np.arange(batch, dtype=np.int64)[:, None] * p
+        return self._base[:batch] + self._rotation[seats]
+
+    def __call__(self, s: State, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Observations of ``seats`` (B,) in each game, written into ``out`` if given."""
+        batch = len(seats)
+        p = self.engine.num_players
+        if out is None:
+            out = np.empty((batch, self.layout.size), np.float32)
+        index = self._gather_index(seats)  # (B, P) flat index of each relative seat
+        own = index[:, 0]
+        pieces = np.empty((batch, len(self.piece_offsets)), U64)  # one column per bit piece
+        pieces[:, 0] = np.take(s.hands, own)
+        pieces[:, 1 : 1 + p] = np.take(s.played_by, index)
+        pieces[:, 1 + p : 1 + 2 * p] = BIT[s.trick]
+        pieces[:, 1 + 2 * p] = np.take(s.chosen, own)
+        pieces[:, 2 + 2 * p] = np.take(s.received, own)
+        misc = np.bitwise_or.reduce(np.take(s.voids, index).astype(U64) << self.void_shifts, axis=1)
+        misc |= BIT[self._relative[seats, s.leader]] << self.leader_shift
+        misc |= BIT[s.pass_direction] << self.direction_shift
+        misc |= (BIT[s.phase] & U64(3)) << self.phase_shift
+        misc |= self.engine.hearts_broken(s).astype(U64) << self.broken_shift
+        pieces[:, -1] = misc
+        bits = np.unpackbits(pieces.view(np.uint8), axis=1, bitorder="little").reshape(batch, -1, 64)
+        cards = len(self.piece_offsets) - 1
+        out[:, : cards * self.cards].reshape(batch, cards, self.cards)[...] = bits[:, :cards, : self.cards]
+        out[:, cards * self.cards : self.bit_count] = bits[:, cards, : self.bit_count - cards * self.cards]
+        sl = self.layout.slices
+        out[:, sl["card_values"]] = self.card_values
+        out[:, sl["points_taken"]] = np.take(s.points, index) * POINT_SCALE
+        out[:, sl["scores"]] = np.take(s.totals, index) * self.target_scale
+        out[:, sl["deal_index"]] = s.deal_index[:, None] * np.float32(0.1)
+        return out

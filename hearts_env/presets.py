@@ -1,0 +1,260 @@
+"""Named presets: each variant of RULES.md §2–3 as data over :class:`~hearts_env.rules.Rules`.
+
+``make_rules(preset, num_players=None, reading=None, **options)`` is the one way in:
+
+* ``preset`` — a name from :data:`PRESETS` (``"hearts"``, ``"black_maria"``, …);
+* ``num_players`` — within the preset's range (default: the preset's default);
+* ``reading`` — a named alternative reading of the sources (``"parlett"`` for Greek Hearts …),
+  see :data:`Preset.readings`;
+* ``options`` — field overrides (RULES.md §7). ``card_points`` is a mapping merged over the
+  preset's values; ``removal`` names a removal table (``"standard"``, ``"arnold"``,
+  ``"culbertson"``, ``"foster"``, ``"maria"``) and ``removed`` lists cards explicitly;
+  ``discard_first`` takes a card name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from hearts_env.cards import parse_card, parse_cards
+from hearts_env.rules import Rules, points_table
+
+REMOVAL_TABLES: dict[str, dict[int, str]] = {
+    # RULES.md §2: cards removed so that every hand is equal, per player count.
+    "standard": {3: "2D", 5: "2C 2D", 6: "2C 2D 2S 3C"},
+    "arnold": {3: "2C", 5: "2C 2D", 6: "2C 2D 2S 3C"},
+    "culbertson": {3: "2C", 5: "2C 2D", 6: "2C 2D 2S 2H", 7: "2C 2D 2S"},
+    "foster": {3: "2C", 5: "2C 2S", 6: "2C 2D 2S 2H"},
+    "maria": {3: "2C", 5: "2C 2D", 6: "2C 2D 2S 2H"},
+}
+
+_SPOT_HEARTS = {f"{r}H": v for r, v in zip("23456789TJQKA", range(2, 15))}
+_EAGLE_HEARTS = {**{f"{r}H": 1 for r in "23456789T"}, "JH": 2, "QH": 3, "KH": 4, "AH": 5}
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A variant: its player range, removal table, option values and alternative readings."""
+
+    name: str
+    description: str
+    players: tuple[int, int] = (3, 6)
+    default_players: int = 4
+    removal: str = "standard"
+    card_points: Mapping[str, int] = field(default_factory=lambda: {"hearts": 1, "QS": 13})
+    options: Mapping[str, Any] = field(default_factory=dict)
+    pass_cycles: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    """Pass cycle per player count, where it differs from ``options['pass_directions']``."""
+    readings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Alternative readings of the sources, each a set of option overrides."""
+
+
+_STANDARD_CYCLES = {
+    3: ("left", "right", "hold"),
+    4: ("left", "right", "across", "hold"),
+    5: ("left", "right", "hold"),
+    6: ("left", "right", "across", "hold"),
+}
+_OLD_STYLE = dict(first_lead="eldest", hearts_break="free", no_points_first_trick=False)
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in [
+        Preset(
+            "hearts",
+            "Standard modern Hearts (Morehead 2001): Q♠ 13, hearts 1, pass left/right/across/hold.",
+            pass_cycles=_STANDARD_CYCLES,
+            readings={
+                "always_left": {"pass_directions": ("left",)},
+                "eldest_leads": {"first_lead": "eldest"},
+            },
+        ),
+        Preset(
+            "black_lady_foster",
+            "Foster 1909 'discard hearts': pass 3 left, eldest leads, hearts led any time, no moon.",
+            removal="foster",
+            options=dict(_OLD_STYLE, pass_directions=("left",), moon="none"),
+            readings={"howell": {"settlement": "howell"}, "jackpot": {"settlement": "jackpot"}},
+        ),
+        Preset(
+            "black_lady_culbertson",
+            "Culbertson: 3-7 players, pass left, eldest leads, a moon scores 0 for everyone.",
+            players=(3, 7),
+            removal="culbertson",
+            options=dict(_OLD_STYLE, pass_directions=("left",), moon="no_points"),
+            readings={"alternate": {"pass_directions": ("left", "right")}},
+        ),
+        Preset(
+            "black_maria",
+            "British Black Maria: Q♠ 13, K♠ 10, A♠ 7, pass right, no moon; best with 3.",
+            default_players=3,
+            removal="maria",
+            card_points={"hearts": 1, "QS": 13, "KS": 10, "AS": 7},
+            options=dict(_OLD_STYLE, pass_directions=("right",), moon="none"),
+            readings={
+                "ace_ten": {"card_points": {"AS": 10, "KS": 7}},
+                "subtract_moon": {"moon": "new"},
+                "target_200": {"target_score": 200},
+                "hearts_by_rank": {"card_points": {**_SPOT_HEARTS, "QS": 25}},
+                "settle": {"settlement": "maria"},
+            },
+        ),
+        Preset(
+            "omnibus",
+            "Omnibus Hearts: Black Lady plus 10♦ worth -10; a slam of all 15 counting cards scores -26.",
+            pass_cycles=_STANDARD_CYCLES,
+            card_points={"hearts": 1, "QS": 13, "TD": -10},
+            options=dict(moon="slam", moon_cards="counting"),
+            readings={
+                "jack_of_diamonds": {"card_points": {"TD": 0, "JD": -10}},
+                "ordinary_moon": {"moon": "old", "moon_cards": "penalty"},
+            },
+        ),
+        Preset(
+            "spot_hearts",
+            "Spot Hearts: hearts score their rank (A 14), Q♠ 25; 129 per deal.",
+            pass_cycles=_STANDARD_CYCLES,
+            card_points={**_SPOT_HEARTS, "QS": 25},
+            readings={"ace_one": {"card_points": {"AH": 1}}, "eagle": {"card_points": _EAGLE_HEARTS}},
+        ),
+        Preset(
+            "pink_lady",
+            "Pink Lady: Q♥ is a second lady worth 13; 38 per deal.",
+            pass_cycles=_STANDARD_CYCLES,
+            card_points={"hearts": 1, "QS": 13, "QH": 13},
+        ),
+        Preset(
+            "black_jack",
+            "Black Jack: J♠ (10) replaces Q♠ as the penalty card.",
+            pass_cycles=_STANDARD_CYCLES,
+            card_points={"hearts": 1, "JS": 10},
+            readings={"gibson": {"card_points": {"JS": 13}}, "discard_jack": {"discard_first": "JS"}},
+        ),
+        Preset(
+            "greek_hearts",
+            "Greek Hearts (Phillips & Westall): Q♠ 50, A♥ 15, K♥ Q♥ J♥ 10; a moon gives each opponent 150.",
+            pass_cycles=_STANDARD_CYCLES,
+            card_points={
+                **_SPOT_HEARTS,
+                "AH": 15,
+                "KH": 10,
+                "QH": 10,
+                "JH": 10,
+                "QS": 50,
+            },
+            options=dict(moon_points=150),
+            readings={
+                "parlett": {"card_points": {f"{r}H": 1 for r in "23456789T"}},
+                "culbertson": {
+                    "card_points": {"hearts": 1, "QS": 13, "JD": -10},
+                    "pass_directions": ("right",),
+                    "moon_points": None,
+                },
+            },
+        ),
+        Preset(
+            "royal_hearts",
+            "Royal Hearts: Q♠ 26; Q♥ doubles its taker's hearts; Q♦ -10 (not below 0); Q♣ cancels Q♠.",
+            pass_cycles=_STANDARD_CYCLES,
+            card_points={"hearts": 1, "QS": 26, "QD": -10},
+            options=dict(scoring="royal"),
+            readings={"subtract_moon": {"moon": "new"}},
+        ),
+        Preset(
+            "hearts_1887",
+            "The original game (Hoyle 1887): hearts 1 each, no Q♠, no passing, no moon.",
+            card_points={"hearts": 1},
+            options=dict(_OLD_STYLE, pass_directions=("hold",), pass_count=0, moon="none"),
+            readings={
+                "chips": {"settlement": "lowest_wins_chips"},
+                "moon": {"moon": "old"},
+                "double": {"card_points": _SPOT_HEARTS},
+                "eagle": {"card_points": _EAGLE_HEARTS},
+            },
+        ),
+    ]
+}
+
+_RULES_FIELDS = {f.name for f in fields(Rules)} - {"preset", "num_players"}
+_EXTRA_OPTIONS = {"removal"}
+
+
+def preset_names() -> list[str]:
+    """Names of every preset."""
+    return list(PRESETS)
+
+
+def get_preset(name: str) -> Preset:
+    """The preset called ``name``; a clear error lists the known ones."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}") from None
+
+
+def make_rules(
+    preset: str = "hearts", num_players: int | None = None, reading: str | None = None, **options: Any
+) -> Rules:
+    """Validated :class:`Rules` for ``preset`` with ``options`` (RULES.md §7 names) applied.
+
+    Raises ``ValueError`` for an unknown preset, reading or option, a player count outside the
+    preset's range, or option values the rules reject.
+    """
+    spec = get_preset(preset)
+    n = spec.default_players if num_players is None else num_players
+    low, high = spec.players
+    if not isinstance(n, int) or not low <= n <= high:
+        raise ValueError(f"{preset} is for {low}-{high} players, got num_players={n!r}")
+    if reading is not None:
+        if reading not in spec.readings:
+            known = ", ".join(spec.readings) or "none"
+            raise ValueError(f"{preset} has no reading {reading!r}; its readings: {known}")
+        options = _merge(spec.readings[reading], options)
+    unknown = set(options) - _RULES_FIELDS - _EXTRA_OPTIONS
+    if unknown:
+        raise ValueError(
+            f"unknown option(s) {sorted(unknown)} for {preset}; known options: "
+            f"{', '.join(sorted(_RULES_FIELDS | _EXTRA_OPTIONS))}"
+        )
+    values: dict[str, Any] = dict(spec.options)
+    if n in spec.pass_cycles:
+        values["pass_directions"] = spec.pass_cycles[n]
+    values.update({k: v for k, v in options.items() if k not in ("card_points", "removal")})
+    values["card_points"] = points_table(
+        {**spec.card_points, **options.get("card_points", {})}, base=None
+    )
+    removal = options.get("removal", spec.removal)
+    if removal not in REMOVAL_TABLES:
+        raise ValueError(f"unknown removal table {removal!r}: choose one of {', '.join(REMOVAL_TABLES)}")
+    if "removed" in options:
+        values["removed"] = tuple(parse_cards(options["removed"]))
+    else:
+        values["removed"] = tuple(parse_cards(REMOVAL_TABLES[removal].get(n, "")))
+    if isinstance(values.get("discard_first"), str):
+        values["discard_first"] = parse_card(values["discard_first"])
+    if "pass_directions" in values:
+        values["pass_directions"] = _directions(values["pass_directions"])
+    return Rules(preset=preset, num_players=n, **values)
+
+
+def _directions(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    return tuple(value)
+
+
+def _merge(reading: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(reading)
+    for key, value in options.items():
+        if key == "card_points" and key in merged:
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged
+
+
+def all_configs() -> list[tuple[str, int]]:
+    """Every (preset, player count) pair the presets allow."""
+    return [(name, n) for name, p in PRESETS.items() for n in range(p.players[0], p.players[1] + 1)]

@@ -1,0 +1,263 @@
+"""The rules model: one frozen dataclass of options, validated on construction.
+
+Every variant is a :mod:`preset <hearts_env.presets>` — a named set of values for these fields —
+never a subclass. ``make_rules("black_maria", num_players=4, moon="new")`` merges options over
+a preset and returns a validated :class:`Rules`. Field names and values follow RULES.md §7.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+
+from hearts_env.cards import (
+    HEARTS,
+    NUM_CARDS,
+    NUM_RANKS,
+    NUM_STANDARD_CARDS,
+    SUIT_MASKS,
+    Deck,
+    card_name,
+    mask_of,
+    parse_card,
+)
+
+PASS_DIRECTIONS = ("left", "right", "across", "hold")
+FIRST_LEADS = ("lowest_club", "any_club", "eldest")
+HEARTS_BREAKS = ("heart", "heart_or_queen", "free")
+MOONS = ("old", "new", "no_points", "none", "shooter_choice", "slam")
+MOON_CARDS = ("penalty", "counting")
+SCORINGS = ("points", "royal")
+SETTLEMENTS = ("points", "howell", "jackpot", "lowest_wins_chips", "maria")
+EPISODES = ("deal", "game")
+ILLEGAL_ACTIONS = ("raise", "terminate")
+LEFTOVERS = ("remove", "kitty")
+
+QUEEN_OF_SPADES = parse_card("QS")
+HEART_MASK = SUIT_MASKS[HEARTS]
+
+
+def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name}={value!r} is not known: choose one of {', '.join(allowed)}")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of a Hearts-family deal and game (RULES.md §2, §3, §7).
+
+    Build one with :func:`hearts_env.presets.make_rules`; constructing it directly is fine too
+    and runs the same validation. Card-valued fields hold card indices; ``card_points`` holds one
+    int per card index (0..53).
+    """
+
+    preset: str = "hearts"
+    """Name of the preset these rules came from (informational)."""
+    num_players: int = 4
+    """Players at the table, seats 0..n-1 clockwise."""
+    removed: tuple[int, ...] = ()
+    """Cards taken out of the deck so that hands are equal (ignored cards with ``leftover="kitty"``)."""
+    jokers: int = 0
+    """Jokers added to the deck (later variants)."""
+    leftover: str = "remove"
+    """``"remove"``: ``removed`` leaves equal hands; ``"kitty"``: nothing is removed and the
+    leftover cards go, face down, to the winner of the first trick."""
+    pass_count: int = 3
+    """Cards each player passes."""
+    pass_directions: tuple[str, ...] = ("left", "right", "across", "hold")
+    """Pass direction of deal k is ``pass_directions[k % len]``."""
+    first_lead: str = "lowest_club"
+    """``"lowest_club"`` (its holder must lead it), ``"any_club"``, ``"eldest"`` (any card)."""
+    hearts_break: str = "heart"
+    """``"heart"``, ``"heart_or_queen"`` (Q♠ played also breaks) or ``"free"``."""
+    queen_needs_break: bool = False
+    """Q♠ may not be led before hearts are broken either."""
+    lead_hearts_if_only_queen: bool = False
+    """Hearts unbroken and Q♠ the only non-heart: the leader may lead a heart too."""
+    no_points_first_trick: bool = True
+    """No penalty card (positive points) on the first trick unless nothing else is legal."""
+    club_play: bool = False
+    """The Q♠ holder must play it at the first opportunity (void in the suit led, or following
+    a spade trick already headed by A♠ or K♠)."""
+    discard_first: int | None = None
+    """A card that a player void in the suit led must discard before any other (Black Jack's
+    later rule: J♠)."""
+    card_points: tuple[int, ...] = field(default_factory=lambda: _standard_points())
+    """Points per card index (positive = penalty, negative = bonus)."""
+    scoring: str = "points"
+    """``"points"``: sum of card points; ``"royal"``: Royal Hearts' queen effects."""
+    moon: str = "old"
+    """``"old"``, ``"new"``, ``"no_points"``, ``"none"``, ``"shooter_choice"``, ``"slam"``
+    (the shooter scores minus the penalty total, everyone else 0 — Omnibus)."""
+    moon_cards: str = "penalty"
+    """What a moon needs: every ``"penalty"`` card (positive points) or every ``"counting"``
+    card (non-zero points, bonus cards too)."""
+    moon_points: int | None = None
+    """Points each opponent scores on an old moon; ``None`` means the deal's penalty total."""
+    no_tricks_bonus: int = 0
+    """Points (e.g. -5) to a player who took no trick, except in a moon deal."""
+    exact_target_reset: bool = False
+    """A total of exactly ``target_score`` is reset to 0."""
+    target_score: int = 100
+    """The game ends after a deal in which someone reached this total."""
+    max_deals: int | None = None
+    """The game ends after this many deals (if it has not ended by target first)."""
+    settlement: str = "points"
+    """How a deal is paid in chips: ``"points"`` (no chips), ``"howell"``, ``"jackpot"``,
+    ``"lowest_wins_chips"`` (1887), or ``"maria"`` (Black Maria, at the end of the game)."""
+    episode: str = "deal"
+    """What one environment episode is: a ``"deal"`` or a whole ``"game"``."""
+    illegal_action: str = "raise"
+    """``"raise"`` a ValueError, or ``"terminate"``: the offender is charged the deal's
+    maximum penalty and the episode ends."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.num_players, int) or not 3 <= self.num_players <= 11:
+            raise ValueError(f"num_players must be an int in 3..11, got {self.num_players!r}")
+        _choice("leftover", self.leftover, LEFTOVERS)
+        _choice("first_lead", self.first_lead, FIRST_LEADS)
+        _choice("hearts_break", self.hearts_break, HEARTS_BREAKS)
+        _choice("moon", self.moon, MOONS)
+        _choice("moon_cards", self.moon_cards, MOON_CARDS)
+        _choice("scoring", self.scoring, SCORINGS)
+        _choice("settlement", self.settlement, SETTLEMENTS)
+        _choice("episode", self.episode, EPISODES)
+        _choice("illegal_action", self.illegal_action, ILLEGAL_ACTIONS)
+        if not self.pass_directions:
+            raise ValueError("pass_directions must name at least one direction, e.g. ('hold',)")
+        for direction in self.pass_directions:
+            _choice("pass direction", direction, PASS_DIRECTIONS)
+            if direction == "across" and self.num_players % 2:
+                raise ValueError(
+                    f"cannot pass 'across' with {self.num_players} players: there is no seat "
+                    "opposite; use left, right or hold"
+                )
+        if len(self.card_points) != NUM_CARDS:
+            raise ValueError(f"card_points needs {NUM_CARDS} entries, got {len(self.card_points)}")
+        if len(set(self.removed)) != len(self.removed):
+            raise ValueError(f"removed cards repeat: {[card_name(c) for c in self.removed]}")
+        if any(not 0 <= c < NUM_STANDARD_CARDS for c in self.removed):
+            raise ValueError("only standard cards (0..51) can be removed")
+        if self.jokers:
+            raise NotImplementedError("jokers are designed in but no Hearts preset uses them yet")
+        deck = len(self.deck)
+        if self.leftover == "remove" and deck % self.num_players:
+            raise ValueError(
+                f"{deck} cards do not divide among {self.num_players} players: remove "
+                f"{deck % self.num_players} more cards or use leftover='kitty'"
+            )
+        hand = self.hand_size
+        if not 0 <= self.pass_count <= hand:
+            raise ValueError(f"pass_count={self.pass_count} must be in 0..{hand} (the hand size)")
+        if self.pass_count == 0 and any(d != "hold" for d in self.pass_directions):
+            raise ValueError("pass_count=0 needs pass_directions=('hold',)")
+        if self.first_lead != "eldest" and not self.deck_mask & SUIT_MASKS[0]:
+            raise ValueError(f"first_lead={self.first_lead!r} needs clubs in the deck")
+        if self.discard_first is not None and not 0 <= self.discard_first < NUM_STANDARD_CARDS:
+            raise ValueError("discard_first must be a standard card")
+        if self.target_score <= 0:
+            raise ValueError(f"target_score must be positive, got {self.target_score}")
+        if self.max_deals is not None and self.max_deals <= 0:
+            raise ValueError(f"max_deals must be positive or None, got {self.max_deals}")
+        if self.settlement == "howell" and self.scoring != "points":
+            raise ValueError("howell settlement needs scoring='points'")
+
+    # Derived facts the engines use; properties so they never disagree with the fields.
+    @property
+    def deck(self) -> Deck:
+        """The cards in play (removed cards are out; with a kitty nothing is removed)."""
+        removed = self.removed if self.leftover == "remove" else ()
+        return Deck(removed=removed, jokers=self.jokers)
+
+    @property
+    def deck_mask(self) -> int:
+        """Bitmask of every card in play."""
+        return self.deck.mask
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player (= tricks per deal)."""
+        return len(self.deck) // self.num_players
+
+    @property
+    def kitty_size(self) -> int:
+        """Cards left face down for the first trick's winner (0 unless ``leftover="kitty"``)."""
+        return len(self.deck) - self.hand_size * self.num_players
+
+    @property
+    def penalty_mask(self) -> int:
+        """Cards with positive points that are in play: these may not go on the first trick."""
+        return mask_of(c for c in self.deck.cards if self.card_points[c] > 0)
+
+    @property
+    def counting_mask(self) -> int:
+        """Cards with non-zero points that are in play."""
+        return mask_of(c for c in self.deck.cards if self.card_points[c] != 0)
+
+    @property
+    def moon_mask(self) -> int:
+        """Cards a player must take to shoot the moon."""
+        return self.counting_mask if self.moon_cards == "counting" else self.penalty_mask
+
+    @property
+    def penalty_total(self) -> int:
+        """Sum of positive card points in play (26 in standard Hearts, 43 in Black Maria)."""
+        total = sum(max(self.card_points[c], 0) for c in self.deck.cards)
+        if self.scoring == "royal":
+            # Q♥ doubles the hearts of its taker: all hearts in one hand count twice.
+            total += sum(self.card_points[c] for c in self.deck.cards if c // NUM_RANKS == HEARTS)
+        return total
+
+    def pass_offset(self, direction: str) -> int:
+        """Seats between a passer and his receiver (0 for hold)."""
+        n = self.num_players
+        return {"left": 1, "right": n - 1, "across": n // 2, "hold": 0}[direction]
+
+    def pass_direction(self, deal_index: int) -> str:
+        """Direction of the deal with this index (0 = first deal of the game)."""
+        return self.pass_directions[deal_index % len(self.pass_directions)]
+
+    @property
+    def lowest_club(self) -> int:
+        """The lowest club in play (leads the first trick under ``lowest_club``)."""
+        clubs = self.deck_mask & SUIT_MASKS[0]
+        return (clubs & -clubs).bit_length() - 1
+
+    def describe(self) -> dict[str, object]:
+        """The options as plain values (card names instead of indices), for logs and JSON."""
+        out: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "removed":
+                value = [card_name(c) for c in value]
+            elif f.name == "card_points":
+                value = {card_name(c): p for c, p in enumerate(value) if p}
+            elif f.name == "discard_first" and value is not None:
+                value = card_name(value)
+            out[f.name] = value
+        return out
+
+
+def _standard_points() -> tuple[int, ...]:
+    points = [0] * NUM_CARDS
+    for c in range(NUM_RANKS * HEARTS, NUM_RANKS * (HEARTS + 1)):
+        points[c] = 1
+    points[QUEEN_OF_SPADES] = 13
+    return tuple(points)
+
+
+def points_table(values: Mapping[str | int, int], base: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """A full ``card_points`` tuple from a mapping ``{"QS": 13, "TD": -10}`` merged over ``base``.
+
+    ``base`` defaults to all zeros. Keys may also be ``"hearts"`` (every heart gets the value).
+    """
+    points = list(base) if base is not None else [0] * NUM_CARDS
+    for key, value in values.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"points for {key!r} must be an int, got {value!r}")
+        if key == "hearts":
+            for c in range(NUM_RANKS * HEARTS, NUM_RANKS * (HEARTS + 1)):
+                points[c] = value
+        else:
+            points[parse_card(key)] = value
+    return tuple(points)
