@@ -16,7 +16,7 @@ Both notations of RULES.md §1 are accepted: ``"QS"``, ``"Q♠"``, ``"10H"``, ``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np

@@ -133,7 +133,9 @@ class Engine:
         kitty = np.bitwise_or.reduce(BIT[cards[:, n * h :]], axis=1) if n * h < len(cards) else None
         return hands, (kitty if kitty is not None else np.zeros(batch, U64))
 
-    def hands_from_cards(self, hands: list[list[int | str]], kitty: list[int | str] | None = None) -> tuple[int, ...]:
+    def hands_from_cards(
+        self, hands: list[list[int | str]], kitty: list[int | str] | None = None
+    ) -> tuple[int, ...]:
         """Validate a hand-written deal and return it as one mask per seat (kitty last).
 
         Raises ``ValueError`` on duplicates, removed or missing cards, or unequal hands.
@@ -146,8 +148,7 @@ class Engine:
         sizes = sorted({len(h) for h in parsed})
         if sizes != [self.hand_size]:
             raise ValueError(
-                f"every hand must hold {self.hand_size} cards here; got sizes "
-                f"{[len(h) for h in parsed]}"
+                f"every hand must hold {self.hand_size} cards here; got sizes {[len(h) for h in parsed]}"
             )
         seen: dict[int, int] = {}
         for seat, hand in enumerate(parsed + [kitty_cards]):
@@ -300,7 +301,11 @@ class Engine:
             why = f"must follow {'♣♦♥♠'[s.lead_suit[game]]}"
         elif s.position[game] == 0 and s.trick_number[game] == 0 and self.rules.first_lead != "eldest":
             why = "the first trick must be led with a club"
-        elif s.trick_number[game] == 0 and self.rules.no_points_first_trick and (1 << action) & int(self.penalty):
+        elif (
+            s.trick_number[game] == 0
+            and self.rules.no_points_first_trick
+            and (1 << action) & int(self.penalty)
+        ):
             why = "no penalty card on the first trick"
         elif s.position[game] == 0 and (1 << action) & int(self.lead_ban):
             why = "hearts are not broken"

@@ -42,7 +42,9 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
 
     metadata = {"render_modes": ["human", "ansi"], "name": "hearts_v0", "is_parallelizable": False}
 
-    def __init__(self, preset: str = "hearts", render_mode: str | None = None, reward: str = "points", **options: Any):
+    def __init__(
+        self, preset: str = "hearts", render_mode: str | None = None, reward: str = "points", **options: Any
+    ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")

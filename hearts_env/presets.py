@@ -222,9 +222,7 @@ def make_rules(
     if n in spec.pass_cycles:
         values["pass_directions"] = spec.pass_cycles[n]
     values.update({k: v for k, v in options.items() if k not in ("card_points", "removal")})
-    values["card_points"] = points_table(
-        {**spec.card_points, **options.get("card_points", {})}, base=None
-    )
+    values["card_points"] = points_table({**spec.card_points, **options.get("card_points", {})}, base=None)
     removal = options.get("removal", spec.removal)
     if removal not in REMOVAL_TABLES:
         raise ValueError(f"unknown removal table {removal!r}: choose one of {', '.join(REMOVAL_TABLES)}")

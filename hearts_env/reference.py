@@ -330,8 +330,7 @@ class ReferenceDeal:
         allowed, why_not = self._legal_play(seat)
         if card not in allowed:
             raise ValueError(
-                f"seat {seat} cannot play {card_name(card)}: {why_not[card]} "
-                f"(legal: {_names(allowed)})"
+                f"seat {seat} cannot play {card_name(card)}: {why_not[card]} (legal: {_names(allowed)})"
             )
         self.hands[seat].remove(card)
         self.trick.append((seat, card))

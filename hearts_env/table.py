@@ -54,7 +54,9 @@ class Table:
         self._rows = np.arange(self.num_games)
 
     # ------------------------------------------------------------------ starting deals
-    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None, new_game: bool = True) -> None:
+    def reset(
+        self, seed: int | None = None, options: Mapping[str, Any] | None = None, new_game: bool = True
+    ) -> None:
         """Start a deal in every game: a new game, or (``new_game=False``) each game's next deal.
 
         ``options``: ``hands`` (one list of cards per seat, as dealt; the same deal in every
@@ -71,7 +73,9 @@ class Table:
             raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         if direction is not None:
             if direction not in PASS_DIRECTIONS:
-                raise ValueError(f"pass_direction must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}")
+                raise ValueError(
+                    f"pass_direction must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}"
+                )
             if direction == "across" and n % 2:
                 raise ValueError(f"cannot pass across with {n} players")
             if direction != "hold" and self.rules.pass_count == 0:
@@ -110,7 +114,9 @@ class Table:
         b = self.num_games
         hands = np.asarray(hands, dtype=np.uint64).reshape(b, self.rules.num_players)
         counts = np.bitwise_count(hands)
-        if (counts != self.rules.hand_size).any() or (np.bitwise_or.reduce(hands, axis=1) & ~np.uint64(self.rules.deck_mask)).any():
+        if (counts != self.rules.hand_size).any() or (
+            np.bitwise_or.reduce(hands, axis=1) & ~np.uint64(self.rules.deck_mask)
+        ).any():
             raise ValueError(f"every hand must hold {self.rules.hand_size} cards of this deck")
         kitty = np.zeros(b, np.uint64) if kitty is None else np.asarray(kitty, dtype=np.uint64).reshape(b)
         if isinstance(pass_direction, str):
@@ -122,7 +128,9 @@ class Table:
             kitty,
             np.full(b, new_game) | self.state.game_over,
             None if dealer is None else np.broadcast_to(np.asarray(dealer, np.int64), (b,)).copy(),
-            None if pass_direction is None else np.broadcast_to(np.asarray(pass_direction, np.int64), (b,)).copy(),
+            None
+            if pass_direction is None
+            else np.broadcast_to(np.asarray(pass_direction, np.int64), (b,)).copy(),
         )
 
     def redeal(self, rows: np.ndarray) -> None:

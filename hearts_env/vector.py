@@ -58,7 +58,9 @@ class HeartsVectorEnv(VectorEnv):
         self.layout = self.table.observer.layout
         self.single_observation_space = _spaces(self.table.engine.num_actions, size)
         self.single_action_space = gymnasium.spaces.Discrete(self.table.engine.num_actions)
-        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, self.num_envs
+        )
         self.action_space = gymnasium.spaces.MultiDiscrete(
             np.full(self.num_envs, self.table.engine.num_actions), seed=seed
         )
@@ -107,6 +109,8 @@ class HeartsVectorEnv(VectorEnv):
         return tuple(render_text(self.table, g) for g in range(self.num_envs))
 
 
-def vector_env(preset: str = "hearts", num_envs: int = 1024, seed: int | None = None, **options: Any) -> HeartsVectorEnv:
+def vector_env(
+    preset: str = "hearts", num_envs: int = 1024, seed: int | None = None, **options: Any
+) -> HeartsVectorEnv:
     """``num_envs`` games of ``preset`` as a Gymnasium ``VectorEnv`` (RULES.md §7 options)."""
     return HeartsVectorEnv(preset, num_envs=num_envs, seed=seed, **options)

@@ -30,7 +30,9 @@ class Outcome:
     forced_first_trick_points: int = 0
 
 
-def skewed_hands(rules: Rules, rng: np.random.Generator, batch: int, skew: float) -> tuple[np.ndarray, np.ndarray]:
+def skewed_hands(
+    rules: Rules, rng: np.random.Generator, batch: int, skew: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Deals whose hands concentrate suits: cards sorted by suit order plus noise, dealt in runs.
 
     ``skew`` 0 is uniform; near 1 every hand is mostly one or two suits.
@@ -52,8 +54,9 @@ def skewed_hands(rules: Rules, rng: np.random.Generator, batch: int, skew: float
     return hands, kitty
 
 
-def choose(legal: np.ndarray, policy: np.ndarray, seat: np.ndarray, shooter: np.ndarray,
-           rng: np.random.Generator) -> np.ndarray:
+def choose(
+    legal: np.ndarray, policy: np.ndarray, seat: np.ndarray, shooter: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
     """Policies per game: 0 uniform; 1 the shooter plays its highest legal card and the others
     their lowest (moons); 2 everyone plays the highest legal card."""
     uniform = random_bit(legal, rng)

@@ -11,14 +11,10 @@ from collections import Counter
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-
 from hearts_env.cards import parse_card
 
-try:
-    from tests import openspiel_records as osr
-except ImportError:  # tests/ itself on sys.path (pytest's rootdir-less prepend mode)
-    import openspiel_records as osr
+pyspiel = pytest.importorskip("pyspiel")
+from tests import openspiel_records as osr  # noqa: E402 — needs pyspiel
 
 HEARTS = set(range(26, 39))
 QS = parse_card("QS")

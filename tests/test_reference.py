@@ -25,7 +25,9 @@ def small_rules(preset: str, cards: str, num_players: int = 3, **options: object
     return make_rules(preset, num_players=num_players, removed=removed, **options)
 
 
-def deal(rules: Rules, hands: list[str], dealer: int = 0, direction: str = "hold", **kw: object) -> ReferenceDeal:
+def deal(
+    rules: Rules, hands: list[str], dealer: int = 0, direction: str = "hold", **kw: object
+) -> ReferenceDeal:
     all_cards = " ".join(hands)
     if rules.leftover == "remove":
         assert sorted(parse_cards(all_cards)) == rules.deck.cards, "test deal must use the whole deck"
@@ -83,9 +85,7 @@ def assert_rejected(d: ReferenceDeal, card: str, *words: str) -> None:
 
 def test_passing_then_first_lead_two_of_clubs_and_first_trick_ban() -> None:
     rules = make_rules("hearts")
-    clubs, diamonds, hearts, spades = (
-        " ".join(r + s for r in "23456789TJQKA") for s in "CDHS"
-    )
+    clubs, diamonds, hearts, spades = (" ".join(r + s for r in "23456789TJQKA") for s in "CDHS")
     d = deal(rules, [clubs, diamonds, hearts, spades], dealer=3, direction="left")
     assert d.phase == "pass" and d.current_player == 0  # eldest = dealer + 1
     assert legal(d) == clubs

@@ -1,0 +1,124 @@
+"""``EngineDeal``: one game of the batched engine behind the ``ReferenceDeal`` interface, so the
+scripted deals written for the reference also check the fast engine, trick by trick."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hearts_env.bits import BIT
+from hearts_env.cards import cards_of
+from hearts_env.engine import DONE, PASSING
+from hearts_env.rules import PASS_DIRECTIONS, Rules
+from hearts_env.scoring import royal_points
+from hearts_env.table import Table
+
+
+class EngineDeal:
+    """The fast engine (B = 1) seen through the reference's attributes."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: list[list[int]],
+        dealer: int,
+        pass_direction: str,
+        totals: list[int] | None = None,
+        kitty: list[int] | None = None,
+    ) -> None:
+        n = rules.num_players
+        if pass_direction == "across" and n % 2:
+            raise ValueError("cannot pass across with an odd number of players")
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}")
+        self.rules = rules
+        self.table = Table(rules, 1)
+        masks = self.table.engine.hands_from_cards(hands, kitty)
+        if totals is not None:
+            self.table.state.totals[0] = totals
+            self.table.state.game_over[0] = False
+        self.table.deal_masks(
+            np.array([masks[:-1]], dtype=np.uint64),
+            np.array([masks[-1]], dtype=np.uint64),
+            dealer,
+            PASS_DIRECTIONS.index("hold" if rules.pass_count == 0 else pass_direction),
+            new_game=totals is None,
+        )
+        self.completed_tricks: list[tuple[list[tuple[int, int]], int]] = []
+        self.trick: list[tuple[int, int]] = []
+        self.kitty_taker: int | None = None
+
+    @property
+    def _s(self):  # noqa: ANN202 — the engine State
+        return self.table.state
+
+    @property
+    def phase(self) -> str:
+        return {PASSING: "pass", DONE: "done"}.get(int(self._s.phase[0]), "play")
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self.phase == "done" else int(self._s.current[0])
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.phase == "done" else cards_of(int(self.table.engine.legal(self._s)[0]))
+
+    def step(self, card: int) -> None:
+        seat, playing = self.current_player, self.phase == "play"
+        tricks_before = int(self._s.trick_number[0])
+        self.table.step(np.array([card]))
+        if playing:
+            self.trick.append((seat, int(card)))
+            if self.phase == "done" or int(self._s.trick_number[0]) > tricks_before:
+                winner = int(self._s.leader[0]) if self.phase != "done" else self._last_winner()
+                self.completed_tricks.append((self.trick, winner))
+                if len(self.completed_tricks) == 1 and self.rules.kitty_size:
+                    self.kitty_taker = winner
+                self.trick = []
+
+    def _last_winner(self) -> int:
+        last = {c for _, c in self.trick}
+        return next(
+            seat
+            for seat in range(self.rules.num_players)
+            if last <= set(cards_of(int(self._s.taken[0, seat])))
+        )
+
+    @property
+    def hands(self) -> list[set[int]]:
+        return [set(cards_of(int(m))) for m in self._s.hands[0]]
+
+    @property
+    def taken(self) -> list[set[int]]:
+        return [set(cards_of(int(m))) for m in self._s.taken[0]]
+
+    @property
+    def pass_chosen(self) -> list[list[int]]:
+        return [cards_of(int(m)) for m in self._s.chosen[0]]
+
+    @property
+    def hearts_broken(self) -> bool:
+        return bool(self.table.engine.hearts_broken(self._s)[0])
+
+    @property
+    def tricks_won(self) -> list[int]:
+        return [int(t) for t in self._s.tricks_won[0]]
+
+    @property
+    def raw_points(self) -> list[int] | None:
+        if self.phase != "done":
+            return None
+        if self.rules.scoring == "royal":
+            return [int(p) for p in royal_points(self.rules, self._s.taken[:1])[0]]
+        return [int(p) for p in self._s.points[0]]
+
+    @property
+    def deal_points(self) -> list[int] | None:
+        return None if self.phase != "done" else [int(p) for p in self._s.deal_points[0]]
+
+    @property
+    def moon_shooter(self) -> int | None:
+        shooter = int(self._s.moon_shooter[0])
+        return None if self.phase != "done" or shooter < 0 else shooter
+
+
+__all__ = ["EngineDeal", "BIT"]
