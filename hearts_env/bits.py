@@ -50,15 +50,15 @@ def popcount(masks: np.ndarray) -> np.ndarray:
 
 
 def _select_table() -> np.ndarray:
-    table = np.zeros((256, 8), dtype=np.int64)
-    for byte in range(256):
-        ones = [i for i in range(8) if byte >> i & 1]
-        table[byte, : len(ones)] = ones
-    return table
+    bits = np.unpackbits(
+        np.arange(1 << 16, dtype="<u2").view(np.uint8).reshape(-1, 2), axis=1, bitorder="little"
+    )
+    order = np.argsort(1 - bits, axis=1, kind="stable")  # positions of set bits first, in order
+    return order.astype(np.uint8)
 
 
 _SELECT = _select_table()
-"""``_SELECT[byte, k]``: position of the k-th set bit of ``byte``."""
+"""``_SELECT[w, k]``: position of the k-th set bit of the 16-bit word ``w``."""
 
 
 def random_bit(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -66,11 +66,11 @@ def random_bit(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     k = (rng.random(masks.shape) * popcount(masks)).astype(np.int64)
     position = np.zeros(masks.shape, np.int64)
     window = masks
-    for width in (32, 16, 8):
+    for width in (32, 16):
         low = window & U64((1 << width) - 1)
         count = popcount(low).astype(np.int64)
         high = k >= count
-        k -= np.where(high, count, 0)
-        position += np.where(high, width, 0)
+        k -= count * high
+        position += width * high
         window = np.where(high, window >> U64(width), low)
     return position + _SELECT[window.astype(np.int64), k]

@@ -27,6 +27,34 @@ from hearts_env.rules import PASS_DIRECTIONS, QUEEN_OF_SPADES, Rules
 PASSING, PLAYING, DONE = 0, 1, 2
 """Values of ``State.phase``."""
 
+
+_ALL = slice(None)
+_VOID_BIT = np.array([1, 2, 4, 8, 0], dtype=np.uint8)  # per suit; jokers (pseudo-suit 4) reveal nothing
+
+
+def _subset(rows: np.ndarray | slice, keep: np.ndarray, batch: int) -> np.ndarray:
+    """The games of ``rows`` (an index array or the whole-batch slice) where ``keep`` holds."""
+    return np.flatnonzero(keep) if isinstance(rows, slice) else rows[keep]
+
+
+def _any(condition: np.ndarray | bool) -> bool:
+    return condition if isinstance(condition, bool) else bool(condition.any())
+
+
+def _where(condition: np.ndarray | bool, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.where`` that skips the array work when the condition is one plain bool."""
+    if isinstance(condition, bool):
+        return a if condition else b
+    return np.where(condition, a, b)
+
+
+def _and_not(flag: np.ndarray | bool, condition: np.ndarray) -> np.ndarray:
+    """``~flag & condition`` for an array or plain-bool ``flag``."""
+    if isinstance(flag, bool):
+        return np.zeros_like(condition) if flag else condition
+    return ~flag & condition
+
+
 _ACE_KING_OF_SPADES = u64((1 << parse_card("AS")) | (1 << parse_card("KS")))
 
 
@@ -64,19 +92,35 @@ class State:
     pool: np.ndarray  # (B,) float64: jackpot carried over
     game_over: np.ndarray  # (B,) bool: the last finished deal ended the game
     moon_shooter: np.ndarray  # (B,) int64: seat that shot the moon in the last deal, -1 if none
+    lockstep: bool = False
+    """Every game is at the same decision of its deal (same phase, trick, position): the engine
+    then branches once for the whole batch instead of per game. See :meth:`sync`."""
+
+    def _arrays(self) -> list[str]:
+        return [f.name for f in fields(self) if f.name != "lockstep"]
 
     def copy(self) -> State:
         """A deep copy (arrays copied)."""
-        return State(**{f.name: getattr(self, f.name).copy() for f in fields(self)})
+        return State(**{name: getattr(self, name).copy() for name in self._arrays()}, lockstep=self.lockstep)
 
     def take(self, rows: np.ndarray) -> State:
         """The games at ``rows`` as a new state."""
-        return State(**{f.name: getattr(self, f.name)[rows].copy() for f in fields(self)})
+        part = State(**{name: getattr(self, name)[rows].copy() for name in self._arrays()})
+        part.sync()
+        return part
 
     def put(self, rows: np.ndarray, other: State) -> None:
         """Overwrite the games at ``rows`` with ``other``'s."""
-        for f in fields(self):
-            getattr(self, f.name)[rows] = getattr(other, f.name)
+        for name in self._arrays():
+            getattr(self, name)[rows] = getattr(other, name)
+        self.sync()
+
+    def sync(self) -> None:
+        """Recompute ``lockstep`` (call after changing some games but not others)."""
+        self.lockstep = all(
+            bool((a == a[0]).all())
+            for a in (self.phase, self.position, self.trick_number, self.pass_decisions)
+        )
 
 
 class Engine:
@@ -103,6 +147,8 @@ class Engine:
         self.card_points = np.array(list(rules.card_points) + [0] * (65 - len(rules.card_points)))
         self.pass_decisions_per_deal = rules.pass_count * self.num_players
         self.offsets = np.array([rules.pass_offset(d) for d in PASS_DIRECTIONS], dtype=np.int64)
+        self.next_seat = (np.arange(self.num_players) + 1) % self.num_players
+        self._base = np.zeros(0, np.int64)
 
     # ------------------------------------------------------------------ state and dealing
     def new_state(self, batch: int) -> State:
@@ -219,6 +265,7 @@ class Engine:
         s.current[rows] = (s.dealer[rows] + 1) % p
         if not passing.all():
             self._start_play(s, rows[~passing])
+        s.sync()
 
     def _start_play(self, s: State, rows: np.ndarray) -> None:
         """After the pass: the first leader (lowest club's holder, or eldest hand) is to act."""
@@ -234,23 +281,34 @@ class Engine:
     # ------------------------------------------------------------------ legal cards
     def legal(self, s: State) -> np.ndarray:
         """Legal cards of the acting seat of every game, as a (B,) uint64 mask (0 when done)."""
-        batch = np.arange(len(s.current))
-        hand = s.hands[batch, s.current]
-        legal = np.where(s.phase == PASSING, hand & ~s.chosen[batch, s.current], ZERO)
+        flat = self._flat(s.current)
+        hand = np.take(s.hands, flat)
+        if s.lockstep:
+            phase = int(s.phase[0])
+            if phase == PASSING:
+                return hand & ~np.take(s.chosen, flat)
+            if phase == DONE:
+                return np.zeros_like(hand)
+            leading, first_trick = bool(s.position[0] == 0), bool(s.trick_number[0] == 0)
+            return self._legal_play(s, hand, leading, first_trick)
+        legal = np.where(s.phase == PASSING, hand & ~np.take(s.chosen, flat), ZERO)
         playing = s.phase == PLAYING
         if playing.any():
-            legal = np.where(playing, self._legal_play(s, hand), legal)
+            play = self._legal_play(s, hand, s.position == 0, s.trick_number == 0)
+            legal = np.where(playing, play, legal)
         return legal
 
-    def _legal_play(self, s: State, hand: np.ndarray) -> np.ndarray:
+    def _legal_play(
+        self, s: State, hand: np.ndarray, leading: np.ndarray | bool, first_trick: np.ndarray | bool
+    ) -> np.ndarray:
+        """The play-phase rules. ``leading`` / ``first_trick`` are arrays, or plain bools when
+        every game is at the same point of the deal (then whole branches are skipped)."""
         r = self.rules
-        leading = s.position == 0
-        first_trick = s.trick_number == 0
-        lead_suit_cards = SUIT_MASK[np.minimum(s.lead_suit, 3)]
-        must_follow = hand & lead_suit_cards
-        void = ~leading & (must_follow == ZERO)
-        legal = np.where(must_follow != ZERO, must_follow, hand)  # following
-        if leading.any():
+        must_follow = hand & SUIT_MASK[np.minimum(s.lead_suit, 3)]
+        following = _where(leading, ZERO, np.where(must_follow != ZERO, must_follow, hand))
+        void = _and_not(leading, must_follow == ZERO)
+        legal = following
+        if _any(leading):
             lead = hand
             if r.hearts_break != "free":
                 unbroken = (s.played & self.breaks) == ZERO
@@ -258,23 +316,27 @@ class Engine:
                 if r.lead_hearts_if_only_queen:
                     unbroken &= (hand & ~self.hearts) != self.queen
                 lead = np.where(unbroken & (allowed != ZERO), allowed, hand)
-            if r.first_lead != "eldest":
-                opening = first_trick & leading
-                if opening.any():
-                    clubs = hand & SUIT_MASK[CLUBS]
-                    forced = clubs & (~clubs + U64(1)) if r.first_lead == "lowest_club" else clubs
-                    lead = np.where(opening, forced, lead)
-            legal = np.where(leading, lead, legal)
-        if r.no_points_first_trick and first_trick.any():
+            if r.first_lead != "eldest" and _any(first_trick & leading):
+                clubs = hand & SUIT_MASK[CLUBS]
+                forced = clubs & (~clubs + U64(1)) if r.first_lead == "lowest_club" else clubs
+                lead = _where(first_trick, forced, lead)
+            legal = _where(leading, lead, following)
+        if r.no_points_first_trick and _any(first_trick):
             clean = legal & ~self.penalty
             legal = np.where(first_trick & (clean != ZERO), clean, legal)
-        if self.discard_first is not None:
+        if self.discard_first is not None and _any(void):
             legal = np.where(void & ((legal & self.discard_first) != ZERO), self.discard_first, legal)
-        if r.club_play:
-            headed = (s.lead_suit == SPADES) & ((s.trick_mask & _ACE_KING_OF_SPADES) != ZERO) & ~leading
-            must = (void | headed) & ((legal & self.queen) != ZERO)
+        if r.club_play and leading is not True:
+            headed = (s.lead_suit == SPADES) & ((s.trick_mask & _ACE_KING_OF_SPADES) != ZERO)
+            must = (void | _and_not(leading, headed)) & ((legal & self.queen) != ZERO)
             legal = np.where(must, self.queen, legal)
         return legal
+
+    def _flat(self, seats: np.ndarray) -> np.ndarray:
+        """Flat indices into a (B, P) array of each game's entry for ``seats`` (B,)."""
+        if len(self._base) != len(seats):
+            self._base = np.arange(len(seats), dtype=np.int64) * self.num_players
+        return self._base + seats
 
     def legal_mask(self, s: State) -> np.ndarray:
         """Legal actions of the acting seats as int8 (B, num_actions)."""
@@ -314,47 +376,54 @@ class Engine:
         return f"seat {seat} cannot play {name}: {why} (legal: {allowed})"
 
     # ------------------------------------------------------------------ stepping
-    def step(self, s: State, actions: np.ndarray, check: bool = True) -> np.ndarray:
+    def step(
+        self, s: State, actions: np.ndarray, check: bool = True, legal: np.ndarray | None = None
+    ) -> np.ndarray:
         """Play one decision (a card index) in every game not yet DONE; returns the (B,) bool
-        mask of games whose deal ended in this step. Illegal actions raise ``ValueError`` and
-        change nothing when ``check`` is true."""
+        mask of games whose deal ended in this step. With ``check``, illegal actions raise
+        ``ValueError`` and change nothing (``legal``, if given, is :meth:`legal` of ``s``)."""
         actions = np.asarray(actions, dtype=np.int64)
-        bits = BIT[np.clip(actions, 0, 64)]
+        in_range = (actions >= 0) & (actions < self.num_actions)
+        bits = BIT[np.where(in_range, actions, EMPTY)]
         if check:
-            bad = (self.legal(s) & bits) == ZERO
-            bad &= s.phase != DONE
-            bad |= (actions < 0) | (actions >= self.num_actions)
-            bad &= s.phase != DONE
+            if legal is None:
+                legal = self.legal(s)
+            bad = ((legal & bits) == ZERO) & (s.phase != DONE)
             if bad.any():
                 g = int(np.flatnonzero(bad)[0])
                 raise ValueError(self.explain_illegal(s, g, int(actions[g])))
-        phase = s.phase
-        passing = phase == PASSING
-        playing = phase == PLAYING
-        ended = np.zeros(len(phase), bool)
-        if passing.all():
-            self._step_pass(s, slice(None), bits)
-        elif passing.any():
-            rows = np.flatnonzero(passing)
-            self._step_pass(s, rows, bits[rows])
-        if playing.all():
-            ended = self._step_play(s, np.arange(len(phase)), actions, bits)
-        elif playing.any():
-            rows = np.flatnonzero(playing)
-            ended[rows] = self._step_play(s, rows, actions[rows], bits[rows])
+        if s.lockstep:
+            phase = int(s.phase[0])
+            if phase == PLAYING:
+                return self._step_play(s, _ALL, actions, bits, int(s.position[0]))
+            if phase == PASSING:
+                self._step_pass(s, _ALL, bits)
+            return np.zeros(len(actions), bool)
+        ended = np.zeros(len(actions), bool)
+        passing = np.flatnonzero(s.phase == PASSING)
+        playing = np.flatnonzero(s.phase == PLAYING)  # before passing ends: a game acts once
+        if len(passing):
+            self._step_pass(s, passing, bits[passing])
+        if len(playing):
+            ended[playing] = self._step_play(s, playing, actions[playing], bits[playing], s.position[playing])
         return ended
 
+    def _rows_base(self, s: State, rows: np.ndarray | slice) -> np.ndarray:
+        """Flat offset of seat 0 of each game in ``rows``."""
+        if len(self._base) != len(s.current):
+            self._base = np.arange(len(s.current), dtype=np.int64) * self.num_players
+        return self._base[rows]
+
     def _step_pass(self, s: State, rows: np.ndarray | slice, bits: np.ndarray) -> None:
-        p = self.num_players
         seat = s.current[rows]
-        all_rows = np.arange(len(s.current))[rows]
-        s.chosen[all_rows, seat] |= bits
+        chosen = s.chosen.reshape(-1)
+        chosen[self._rows_base(s, rows) + seat] |= bits
         done = s.pass_decisions[rows] + 1
         s.pass_decisions[rows] = done
-        s.current[rows] = (s.dealer[rows] + 1 + done // self.rules.pass_count) % p
-        if (done == self.pass_decisions_per_deal).any():
-            finished = all_rows[done == self.pass_decisions_per_deal]
-            self._exchange(s, finished)
+        s.current[rows] = (s.dealer[rows] + 1 + done // self.rules.pass_count) % self.num_players
+        finished = done == self.pass_decisions_per_deal
+        if finished.any():
+            self._exchange(s, _subset(rows, finished, len(s.current)))
 
     def _exchange(self, s: State, rows: np.ndarray) -> None:
         """Every seat gives its chosen cards to seat + offset."""
@@ -365,44 +434,67 @@ class Engine:
         s.received[rows] = incoming
         self._start_play(s, rows)
 
-    def _step_play(self, s: State, rows: np.ndarray, cards: np.ndarray, bits: np.ndarray) -> np.ndarray:
-        p = self.num_players
+    def _step_play(
+        self,
+        s: State,
+        rows: np.ndarray | slice,
+        cards: np.ndarray,
+        bits: np.ndarray,
+        position: np.ndarray | int,
+    ) -> np.ndarray:
+        """Put each acting seat's card on the trick. ``position`` is a plain int when every
+        game in ``rows`` is at the same point of the trick."""
         seat = s.current[rows]
-        s.hands[rows, seat] ^= bits
-        s.played_by[rows, seat] |= bits
+        flat = self._rows_base(s, rows) + seat
+        hands, played_by = s.hands.reshape(-1), s.played_by.reshape(-1)
+        hands[flat] ^= bits
+        played_by[flat] |= bits
         s.played[rows] |= bits
         s.trick_mask[rows] |= bits
-        position = s.position[rows]
         s.trick[rows, position] = cards
         suit = SUIT_OF[cards]
-        leading = position == 0
-        lead_suit = np.where(leading, suit, s.lead_suit[rows])
-        s.lead_suit[rows] = lead_suit
-        in_suit = suit == lead_suit
-        s.voids[rows, seat] |= np.where(in_suit, 0, 1 << np.minimum(lead_suit, 7)).astype(np.uint8)
-        key = np.where(in_suit, cards * 16 + seat, -1)
-        s.best[rows] = np.maximum(np.where(leading, -1, s.best[rows]), key)
+        key = cards * 16 + seat
+        lockstep = isinstance(position, int)
+        if lockstep and position == 0:
+            s.lead_suit[rows] = suit
+            s.best[rows] = key
+        else:
+            if lockstep:
+                lead_suit = s.lead_suit[rows]
+            else:
+                lead_suit = np.where(position == 0, suit, s.lead_suit[rows])
+                s.lead_suit[rows] = lead_suit
+            in_suit = suit == lead_suit
+            voids = s.voids.reshape(-1)
+            voids[flat] |= np.where(in_suit, 0, _VOID_BIT[lead_suit]).astype(np.uint8)
+            best = s.best[rows] if lockstep else np.where(position == 0, -1, s.best[rows])
+            s.best[rows] = np.maximum(best, np.where(in_suit, key, -1))
         s.position[rows] = position + 1
-        s.current[rows] = (seat + 1) % p
-        ended = np.zeros(len(rows), bool)
-        complete = position + 1 == p
-        if complete.all():
-            ended = self._end_trick(s, rows)
-        elif complete.any():
+        s.current[rows] = self.next_seat[seat]
+        if lockstep:
+            if position + 1 == self.num_players:
+                return self._end_trick(s, rows)
+            return np.zeros(len(seat), bool)
+        complete = position + 1 == self.num_players
+        ended = np.zeros(len(seat), bool)
+        if complete.any():
             ended[complete] = self._end_trick(s, rows[complete])
         return ended
 
-    def _end_trick(self, s: State, rows: np.ndarray) -> np.ndarray:
+    def _end_trick(self, s: State, rows: np.ndarray | slice) -> np.ndarray:
         """trick_winner takes the trick (and, on trick one, the kitty) and leads next."""
         winner = s.best[rows] & 15
+        flat = self._rows_base(s, rows) + winner
         first = s.trick_number[rows] == 0
-        won = s.trick_mask[rows] | np.where(first, s.kitty[rows], ZERO)
-        s.taken[rows, winner] |= won
+        won = s.trick_mask[rows]
         trick_points = self.card_points[s.trick[rows]].sum(axis=1)
-        if first.any():
+        if self.rules.kitty_size and first.any():
+            won = won | np.where(first, s.kitty[rows], ZERO)
             trick_points = trick_points + np.where(first, self._mask_points(s.kitty[rows]), 0)
-        s.points[rows, winner] += trick_points
-        s.tricks_won[rows, winner] += 1
+        taken, points, tricks_won = s.taken.reshape(-1), s.points.reshape(-1), s.tricks_won.reshape(-1)
+        taken[flat] |= won
+        points[flat] += trick_points
+        tricks_won[flat] += 1
         s.leader[rows] = winner
         s.current[rows] = winner
         s.position[rows] = 0
@@ -412,7 +504,7 @@ class Engine:
         s.trick_number[rows] += 1
         last = s.trick_number[rows] == self.hand_size
         if last.any():
-            self.end_deal(s, rows[last])
+            self.end_deal(s, _subset(rows, last, len(s.current)))
         return last
 
     def _mask_points(self, masks: np.ndarray) -> np.ndarray:
@@ -453,6 +545,7 @@ class Engine:
     def forfeit(self, s: State, rows: np.ndarray) -> None:
         """End the deal in ``rows``: the acting seat played illegally (``terminate`` option)."""
         self.end_deal(s, rows, forfeit=s.current[rows])
+        s.sync()
 
     # ------------------------------------------------------------------ small views
     def hearts_broken(self, s: State) -> np.ndarray:

@@ -152,30 +152,58 @@ class Observer:
     def __call__(self, s: State, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """Observations of ``seats`` (B,) in each game, written into ``out`` if given."""
         batch = len(seats)
-        p = self.engine.num_players
         if out is None:
             out = np.empty((batch, self.layout.size), np.float32)
-        index = self._gather_index(seats)  # (B, P) flat index of each relative seat
-        own = index[:, 0]
-        pieces = np.empty((batch, len(self.piece_offsets)), U64)  # one column per bit piece
-        pieces[:, 0] = np.take(s.hands, own)
-        pieces[:, 1 : 1 + p] = np.take(s.played_by, index)
-        pieces[:, 1 + p : 1 + 2 * p] = BIT[s.trick]
-        pieces[:, 1 + 2 * p] = np.take(s.chosen, own)
-        pieces[:, 2 + 2 * p] = np.take(s.received, own)
-        misc = np.bitwise_or.reduce(np.take(s.voids, index).astype(U64) << self.void_shifts, axis=1)
-        misc |= BIT[self._relative[seats, s.leader]] << self.leader_shift
-        misc |= BIT[s.pass_direction] << self.direction_shift
-        misc |= (BIT[s.phase] & U64(3)) << self.phase_shift
-        misc |= self.engine.hearts_broken(s).astype(U64) << self.broken_shift
-        pieces[:, -1] = misc
+        if batch == 1:  # the PettingZoo env: plain ints beat a dozen tiny array operations
+            pieces, points, totals = self._pieces_of_one(s, int(seats[0]))
+        else:
+            pieces, points, totals = self._pieces(s, seats)
         bits = np.unpackbits(pieces.view(np.uint8), axis=1, bitorder="little").reshape(batch, -1, 64)
         cards = len(self.piece_offsets) - 1
         out[:, : cards * self.cards].reshape(batch, cards, self.cards)[...] = bits[:, :cards, : self.cards]
         out[:, cards * self.cards : self.bit_count] = bits[:, cards, : self.bit_count - cards * self.cards]
         sl = self.layout.slices
         out[:, sl["card_values"]] = self.card_values
-        out[:, sl["points_taken"]] = np.take(s.points, index) * POINT_SCALE
-        out[:, sl["scores"]] = np.take(s.totals, index) * self.target_scale
+        out[:, sl["points_taken"]] = points * POINT_SCALE
+        out[:, sl["scores"]] = totals * self.target_scale
         out[:, sl["deal_index"]] = s.deal_index[:, None] * np.float32(0.1)
         return out
+
+    def _pieces(self, s: State, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The bit pieces (B, words) and the per-relative-seat points and totals (B, P)."""
+        batch, p = len(seats), self.engine.num_players
+        index = self._gather_index(seats)  # (B, P) flat index of each relative seat
+        own = index[:, 0]
+        pieces = np.empty((batch, len(self.piece_offsets)), U64)  # one column per bit piece
+        pieces[:, 0] = s.hands.take(own)
+        pieces[:, 1 : 1 + p] = s.played_by.take(index)
+        pieces[:, 1 + p : 1 + 2 * p] = BIT[s.trick]
+        pieces[:, 1 + 2 * p] = s.chosen.take(own)
+        pieces[:, 2 + 2 * p] = s.received.take(own)
+        misc = np.bitwise_or.reduce(s.voids.take(index).astype(U64) << self.void_shifts, axis=1)
+        misc |= BIT[self._relative[seats, s.leader]] << self.leader_shift
+        misc |= BIT[s.pass_direction] << self.direction_shift
+        misc |= (BIT[s.phase] & U64(3)) << self.phase_shift
+        misc |= self.engine.hearts_broken(s).astype(U64) << self.broken_shift
+        pieces[:, -1] = misc
+        return pieces, s.points.take(index), s.totals.take(index)
+
+    def _pieces_of_one(self, s: State, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``_pieces`` for a batch of one game, with Python ints."""
+        rel = self._rotation[seat].tolist()
+        played, voids = s.played_by[0].tolist(), s.voids[0].tolist()
+        trick = [1 << c if c < 64 else 0 for c in s.trick[0].tolist()]
+        misc = sum(voids[q] << 4 * r for r, q in enumerate(rel))
+        misc |= 1 << (int(self._relative[seat, s.leader[0]]) + int(self.leader_shift))
+        misc |= 1 << (int(s.pass_direction[0]) + int(self.direction_shift))
+        phase = int(s.phase[0])
+        misc |= (1 << phase & 3) << int(self.phase_shift)
+        misc |= int(self.engine.hearts_broken(s)[0]) << int(self.broken_shift)
+        words = [int(s.hands[0, seat]), *(played[q] for q in rel), *trick]
+        words += [int(s.chosen[0, seat]), int(s.received[0, seat]), misc]
+        points, totals = s.points[0].tolist(), s.totals[0].tolist()
+        return (
+            np.array([words], dtype=U64),
+            np.array([[points[q] for q in rel]]),
+            np.array([[totals[q] for q in rel]]),
+        )

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.bits import BIT, ZERO
+from hearts_env.bits import BIT, ZERO, unpack
 from hearts_env.engine import DONE, Engine, State
 from hearts_env.observation import Observer
 from hearts_env.rules import PASS_DIRECTIONS, Rules
@@ -52,6 +52,7 @@ class Table:
         self.state: State = self.engine.new_state(self.num_games)
         self.rng = np.random.default_rng()
         self._rows = np.arange(self.num_games)
+        self._legal: np.ndarray | None = None  # legal cards of the current state, once computed
 
     # ------------------------------------------------------------------ starting deals
     def reset(
@@ -87,6 +88,7 @@ class Table:
         else:
             hands, kitty = self.engine.shuffled_hands(self.rng, self.num_games)
         finished = self.state.game_over if not new_game else np.ones(self.num_games, bool)
+        self._legal = None
         self.engine.deal(
             self.state,
             self._rows,
@@ -119,6 +121,7 @@ class Table:
         ).any():
             raise ValueError(f"every hand must hold {self.rules.hand_size} cards of this deck")
         kitty = np.zeros(b, np.uint64) if kitty is None else np.asarray(kitty, dtype=np.uint64).reshape(b)
+        self._legal = None
         if isinstance(pass_direction, str):
             pass_direction = PASS_DIRECTIONS.index(pass_direction)
         self.engine.deal(
@@ -135,6 +138,7 @@ class Table:
 
     def redeal(self, rows: np.ndarray) -> None:
         """Start the next deal (or a new game, where the game is over) in ``rows``."""
+        self._legal = None
         hands, kitty = self.engine.shuffled_hands(self.rng, len(rows))
         self.engine.deal(self.state, rows, hands, kitty, self.state.game_over[rows].copy())
 
@@ -147,8 +151,9 @@ class Table:
         illegal = np.zeros(self.num_games, bool)
         if (s.phase == DONE).any():
             raise ValueError("a deal is over: call reset() before stepping")
+        legal = self.legal()
         if self.rules.illegal_action == "terminate":
-            legal = engine.legal(s)
+            self._legal = None
             in_range = (actions >= 0) & (actions < engine.num_actions)
             illegal = ~in_range | ((legal & BIT[np.clip(actions, 0, 64)]) == ZERO)
             if illegal.any():
@@ -164,7 +169,8 @@ class Table:
                 ended = np.zeros(self.num_games, bool)
                 ended[live] = ended_live
                 return self._finish(ended, illegal)
-        ended = engine.step(s, actions, check=True)
+        ended = engine.step(s, actions, check=True, legal=legal)
+        self._legal = None
         return self._finish(ended, illegal)
 
     def _finish(self, ended: np.ndarray, illegal: np.ndarray) -> StepResult:
@@ -198,9 +204,15 @@ class Table:
         seats = self.state.current if seats is None else np.asarray(seats, dtype=np.int64)
         return self.observer(self.state, seats, out)
 
+    def legal(self) -> np.ndarray:
+        """(B,) uint64 legal cards of the acting seats (cached until the state changes)."""
+        if self._legal is None:
+            self._legal = self.engine.legal(self.state)
+        return self._legal
+
     def action_mask(self) -> np.ndarray:
         """int8 (B, A) legal actions of the acting seats (all zero in finished games)."""
-        return self.engine.legal_mask(self.state)
+        return unpack(self.legal(), self.engine.num_actions).view(np.int8)
 
     def game_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
         """Deal points, totals and game-end flags of ``rows`` (for infos)."""
