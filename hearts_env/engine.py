@@ -29,6 +29,8 @@ PASSING, PLAYING, DONE = 0, 1, 2
 
 
 _ALL = slice(None)
+_BIT_OR_NONE = BIT.copy()
+_BIT_OR_NONE[54:] = 0  # action indices past the card slots name no card (legal masks hold cards only)
 _VOID_BIT = np.array([1, 2, 4, 8, 0], dtype=np.uint8)  # per suit; jokers (pseudo-suit 4) reveal nothing
 
 
@@ -383,12 +385,15 @@ class Engine:
         mask of games whose deal ended in this step. With ``check``, illegal actions raise
         ``ValueError`` and change nothing (``legal``, if given, is :meth:`legal` of ``s``)."""
         actions = np.asarray(actions, dtype=np.int64)
-        in_range = (actions >= 0) & (actions < self.num_actions)
-        bits = BIT[np.where(in_range, actions, EMPTY)]
+        bits = _BIT_OR_NONE[np.minimum(actions.view(np.uint64), 64)]  # negative -> huge -> no card
         if check:
             if legal is None:
                 legal = self.legal(s)
-            bad = ((legal & bits) == ZERO) & (s.phase != DONE)
+            bad = (legal & bits) == ZERO
+            if not s.lockstep:
+                bad &= s.phase != DONE
+            elif s.phase[0] == DONE:
+                bad[:] = False
             if bad.any():
                 g = int(np.flatnonzero(bad)[0])
                 raise ValueError(self.explain_illegal(s, g, int(actions[g])))

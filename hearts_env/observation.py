@@ -141,6 +141,9 @@ class Observer:
         self._rotation = (np.arange(p)[:, None] + np.arange(p)[None, :]) % p
         self._relative = (np.arange(p)[None, :] - np.arange(p)[:, None]) % p
         self._base = np.zeros((0, 1), np.int64)
+        self._misc_shifts = [
+            int(x) for x in (self.leader_shift, self.direction_shift, self.phase_shift, self.broken_shift)
+        ]
 
     def _gather_index(self, seats: np.ndarray) -> np.ndarray:
         """Flat indices (B, P) into a (B, P) array of every relative seat's entry."""
@@ -155,19 +158,22 @@ class Observer:
         if out is None:
             out = np.empty((batch, self.layout.size), np.float32)
         if batch == 1:  # the PettingZoo env: plain ints beat a dozen tiny array operations
-            pieces, points, totals = self._pieces_of_one(s, int(seats[0]))
-        else:
-            pieces, points, totals = self._pieces(s, seats)
+            return self._observe_one(s, int(seats[0]), out)
+        pieces, points, totals = self._pieces(s, seats)
+        self._write_bits(pieces, out)
+        sl = self.layout.slices
+        out[:, sl["card_values"]] = self.card_values
+        out[:, sl["points_taken"]] = points * POINT_SCALE
+        out[:, sl["scores"]] = totals * float(self.target_scale)
+        out[:, sl["deal_index"]] = s.deal_index[:, None] * float(np.float32(0.1))
+        return out
+
+    def _write_bits(self, pieces: np.ndarray, out: np.ndarray) -> None:
+        batch = len(pieces)
         bits = np.unpackbits(pieces.view(np.uint8), axis=1, bitorder="little").reshape(batch, -1, 64)
         cards = len(self.piece_offsets) - 1
         out[:, : cards * self.cards].reshape(batch, cards, self.cards)[...] = bits[:, :cards, : self.cards]
         out[:, cards * self.cards : self.bit_count] = bits[:, cards, : self.bit_count - cards * self.cards]
-        sl = self.layout.slices
-        out[:, sl["card_values"]] = self.card_values
-        out[:, sl["points_taken"]] = points * POINT_SCALE
-        out[:, sl["scores"]] = totals * self.target_scale
-        out[:, sl["deal_index"]] = s.deal_index[:, None] * np.float32(0.1)
-        return out
 
     def _pieces(self, s: State, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The bit pieces (B, words) and the per-relative-seat points and totals (B, P)."""
@@ -188,22 +194,25 @@ class Observer:
         pieces[:, -1] = misc
         return pieces, s.points.take(index), s.totals.take(index)
 
-    def _pieces_of_one(self, s: State, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``_pieces`` for a batch of one game, with Python ints."""
+    def _observe_one(self, s: State, seat: int, out: np.ndarray) -> np.ndarray:
+        """The observation of one game's ``seat``, built with Python ints (B = 1)."""
         rel = self._rotation[seat].tolist()
         played, voids = s.played_by[0].tolist(), s.voids[0].tolist()
         trick = [1 << c if c < 64 else 0 for c in s.trick[0].tolist()]
+        leader, direction, phase = int(s.leader[0]), int(s.pass_direction[0]), int(s.phase[0])
+        shifts = self._misc_shifts
         misc = sum(voids[q] << 4 * r for r, q in enumerate(rel))
-        misc |= 1 << (int(self._relative[seat, s.leader[0]]) + int(self.leader_shift))
-        misc |= 1 << (int(s.pass_direction[0]) + int(self.direction_shift))
-        phase = int(s.phase[0])
-        misc |= (1 << phase & 3) << int(self.phase_shift)
-        misc |= int(self.engine.hearts_broken(s)[0]) << int(self.broken_shift)
+        misc |= 1 << ((leader - seat) % len(rel) + shifts[0])
+        misc |= 1 << (direction + shifts[1])
+        misc |= (1 << phase & 3) << shifts[2]
+        misc |= int(self.engine.hearts_broken(s)[0]) << shifts[3]
         words = [int(s.hands[0, seat]), *(played[q] for q in rel), *trick]
         words += [int(s.chosen[0, seat]), int(s.received[0, seat]), misc]
+        self._write_bits(np.array([words], dtype=U64), out)
         points, totals = s.points[0].tolist(), s.totals[0].tolist()
-        return (
-            np.array([words], dtype=U64),
-            np.array([[points[q] for q in rel]]),
-            np.array([[totals[q] for q in rel]]),
-        )
+        sl, scale = self.layout.slices, float(self.target_scale)
+        out[0, sl["card_values"]] = self.card_values
+        out[0, sl["points_taken"]] = [points[q] * POINT_SCALE for q in rel]
+        out[0, sl["scores"]] = [totals[q] * scale for q in rel]
+        out[0, sl["deal_index"]] = int(s.deal_index[0]) * float(np.float32(0.1))
+        return out

@@ -149,7 +149,7 @@ class Table:
         s, engine = self.state, self.engine
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_games)
         illegal = np.zeros(self.num_games, bool)
-        if (s.phase == DONE).any():
+        if (s.phase[0] == DONE) if s.lockstep else (s.phase == DONE).any():
             raise ValueError("a deal is over: call reset() before stepping")
         legal = self.legal()
         if self.rules.illegal_action == "terminate":
@@ -178,7 +178,7 @@ class Table:
         deal_ended = ended | illegal
         if self.rules.episode == "game":
             s.game_over |= illegal
-        rewards = np.zeros((self.num_games, self.rules.num_players), np.float64)
+        rewards = np.zeros((self.num_games, self.rules.num_players))
         if deal_ended.any():
             rows = np.flatnonzero(deal_ended)
             rewards[rows] = self.rewards_of(rows)

@@ -1,0 +1,240 @@
+"""Cards, the rules model, presets and their readings, settlement and game-end scoring."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hearts_env.cards import (
+    Deck,
+    card_name,
+    card_symbol,
+    cards_of,
+    mask_of,
+    parse_card,
+    parse_cards,
+)
+from hearts_env.presets import PRESETS, REMOVAL_TABLES, all_configs, make_rules
+from hearts_env.rules import Rules
+from hearts_env.scoring import add_to_totals, settle_deal, settle_game
+from hearts_env.table import Table
+
+# ---------------------------------------------------------------- cards
+
+
+def test_both_notations() -> None:
+    assert parse_card("Q♠") == parse_card("QS") == parse_card("qs") == 49
+    assert parse_card("10♥") == parse_card("TH") == parse_card("10H")
+    assert card_name(parse_card("10♥")) == "TH"
+    assert card_symbol(parse_card("TH")) == "10♥"
+    assert parse_cards("2C 3D TH 10H JS QS KS AS") == [0, 14, 34, 34, 48, 49, 50, 51]
+    assert parse_card("JK1") == 52 and card_name(53) == "JK2" and card_symbol(52) == "🃏1"
+    assert all(parse_card(card_name(i)) == i for i in range(54))
+
+
+@pytest.mark.parametrize("bad", ["1S", "QX", "", "Q", "11H", "JK3"])
+def test_bad_card_text(bad: str) -> None:
+    with pytest.raises(ValueError, match="cannot read card"):
+        parse_card(bad)
+
+
+def test_masks_and_decks() -> None:
+    assert cards_of(mask_of(["2C", "AS"])) == [0, 51]
+    assert len(Deck(removed=(0,))) == 51
+    assert len(Deck(jokers=2)) == 54 and len(Deck(copies=2)) == 104
+    with pytest.raises(ValueError):
+        Deck(copies=3)
+
+
+# ---------------------------------------------------------------- rules and presets
+
+
+def test_every_preset_and_player_count_builds() -> None:
+    for preset, n in all_configs():
+        rules = make_rules(preset, n)
+        assert rules.hand_size * n + rules.kitty_size == len(rules.deck)
+    assert len(all_configs()) == 45
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "removed"),
+    [
+        ("hearts", 3, "2D"),
+        ("hearts", 5, "2C 2D"),
+        ("hearts", 6, "2C 2D 2S 3C"),
+        ("black_lady_foster", 5, "2C 2S"),
+        ("black_lady_culbertson", 7, "2C 2D 2S"),
+        ("black_maria", 3, "2C"),
+    ],
+)
+def test_removal_tables(preset: str, players: int, removed: str) -> None:
+    assert make_rules(preset, players).removed == tuple(parse_cards(removed))
+
+
+def test_removal_options_and_first_club() -> None:
+    assert make_rules("hearts", 3, removal="arnold").removed == (parse_card("2C"),)
+    assert make_rules("hearts", 6, removal="culbertson").removed == tuple(parse_cards("2C 2D 2S 2H"))
+    assert make_rules("hearts", 5).lowest_club == parse_card("3C")
+    assert make_rules("hearts", 6).lowest_club == parse_card("4C")
+    assert set(REMOVAL_TABLES) >= {"standard", "arnold", "culbertson"}
+
+
+@pytest.mark.parametrize(
+    ("preset", "total"),
+    [("hearts", 26), ("black_maria", 43), ("spot_hearts", 129), ("pink_lady", 38), ("black_jack", 23),
+     ("greek_hearts", 149), ("hearts_1887", 13)],
+)  # fmt: skip
+def test_penalty_totals(preset: str, total: int) -> None:
+    assert make_rules(preset).penalty_total == total
+
+
+def test_pass_cycles() -> None:
+    assert make_rules("hearts", 4).pass_directions == ("left", "right", "across", "hold")
+    assert make_rules("hearts", 3).pass_directions == ("left", "right", "hold")
+    assert make_rules("hearts", 6).pass_offset("across") == 3
+    assert make_rules("black_maria").pass_directions == ("right",)
+    assert make_rules("black_lady_culbertson", reading="alternate").pass_directions == ("left", "right")
+
+
+READING_CHECKS = {
+    ("hearts", "always_left"): lambda r: r.pass_directions == ("left",),
+    ("hearts", "eldest_leads"): lambda r: r.first_lead == "eldest",
+    ("black_lady_foster", "howell"): lambda r: r.settlement == "howell",
+    ("black_lady_foster", "jackpot"): lambda r: r.settlement == "jackpot",
+    ("black_lady_culbertson", "alternate"): lambda r: r.pass_directions == ("left", "right"),
+    ("black_maria", "ace_ten"): lambda r: (r.card_points[51], r.card_points[50]) == (10, 7),
+    ("black_maria", "subtract_moon"): lambda r: r.moon == "new",
+    ("black_maria", "target_200"): lambda r: r.target_score == 200,
+    ("black_maria", "hearts_by_rank"): lambda r: (
+        r.card_points[parse_card("AH")] == 14 and r.card_points[49] == 25
+    ),
+    ("black_maria", "settle"): lambda r: r.settlement == "maria",
+    ("omnibus", "jack_of_diamonds"): lambda r: (
+        r.card_points[parse_card("JD")] == -10 and r.card_points[parse_card("TD")] == 0
+    ),
+    ("omnibus", "ordinary_moon"): lambda r: (r.moon, r.moon_cards) == ("old", "penalty"),
+    ("spot_hearts", "ace_one"): lambda r: r.card_points[parse_card("AH")] == 1 and r.penalty_total == 116,
+    ("spot_hearts", "eagle"): lambda r: (
+        r.card_points[parse_card("AH")] == 5 and r.card_points[parse_card("5H")] == 1
+    ),
+    ("black_jack", "gibson"): lambda r: r.card_points[parse_card("JS")] == 13,
+    ("black_jack", "discard_jack"): lambda r: r.discard_first == parse_card("JS"),
+    ("greek_hearts", "parlett"): lambda r: (
+        r.card_points[parse_card("5H")] == 1 and r.card_points[parse_card("AH")] == 15
+    ),
+    ("greek_hearts", "culbertson"): lambda r: (
+        r.pass_directions == ("right",) and r.card_points[parse_card("JD")] == -10 and r.card_points[49] == 13
+    ),
+    ("royal_hearts", "subtract_moon"): lambda r: r.moon == "new",
+    ("hearts_1887", "chips"): lambda r: r.settlement == "lowest_wins_chips",
+    ("hearts_1887", "moon"): lambda r: r.moon == "old",
+    ("hearts_1887", "double"): lambda r: r.card_points[parse_card("KH")] == 13,
+    ("hearts_1887", "eagle"): lambda r: r.card_points[parse_card("KH")] == 4,
+}
+
+
+def test_every_reading_has_a_check() -> None:
+    readings = {(name, reading) for name, p in PRESETS.items() for reading in p.readings}
+    assert readings == set(READING_CHECKS)
+
+
+@pytest.mark.parametrize(("preset", "reading"), sorted(READING_CHECKS))
+def test_reading_values(preset: str, reading: str) -> None:
+    assert READING_CHECKS[(preset, reading)](make_rules(preset, reading=reading))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"preset": "bridge"}, "unknown preset"),
+        ({"num_players": 7}, "3-6 players"),
+        ({"moon": "double"}, "moon="),
+        ({"pass_directions": ("up",)}, "pass direction"),
+        ({"num_players": 5, "pass_directions": ("across",)}, "across"),
+        ({"pass_count": 20}, "pass_count"),
+        ({"removed": ("2C",)}, "do not divide"),
+        ({"card_points": {"QS": "lots"}}, "must be an int"),
+        ({"target": 50}, "unknown option"),
+        ({"reading": "modern"}, "no reading"),
+        ({"removal": "mine"}, "unknown removal table"),
+        ({"episode": "trick"}, "episode="),
+    ],
+)
+def test_bad_options(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_rules(**kwargs)
+
+
+def test_rules_are_frozen() -> None:
+    rules = make_rules()
+    with pytest.raises(AttributeError):
+        rules.moon = "new"  # type: ignore[misc]
+    assert isinstance(rules, Rules) and rules.describe()["card_points"]["QS"] == 13
+
+
+# ---------------------------------------------------------------- settlement and game end
+
+
+def test_howell_settlement() -> None:
+    rules = make_rules("black_lady_foster", reading="howell")
+    chips, _ = settle_deal(rules, np.array([[13, 13, 0, 0]]), np.zeros((1, 4), np.uint64), np.zeros(1))
+    assert chips.tolist() == [[26 - 52, 26 - 52, 26, 26]] and chips.sum() == 0
+
+
+def test_jackpot_settlement_carries_over() -> None:
+    rules = make_rules("black_lady_foster", reading="jackpot")
+    hearts = np.uint64(mask_of(["2H"]))
+    everyone = np.full((1, 4), hearts)
+    chips, pool = settle_deal(rules, np.array([[5, 8, 6, 7]]), everyone, np.zeros(1))
+    assert pool.tolist() == [26.0] and chips.tolist() == [[-5, -8, -6, -7]]
+    clean = np.array([[hearts, hearts, 0, 0]], np.uint64)
+    chips, pool = settle_deal(rules, np.array([[13, 13, 0, 0]]), clean, pool)
+    assert pool.tolist() == [0.0] and chips.tolist() == [[-13, -13, 26, 26]]
+
+
+def test_lowest_wins_chips_1887() -> None:
+    rules = make_rules("hearts_1887", reading="chips")
+    chips, _ = settle_deal(rules, np.array([[4, 0, 9, 0]]), np.zeros((1, 4), np.uint64), np.zeros(1))
+    assert chips.tolist() == [[-4, 6.5, -9, 6.5]]
+
+
+def test_black_maria_game_settlement() -> None:
+    assert settle_game(np.array([[30, 10, 10]])).tolist() == [[-20, 10, 10]]
+
+
+def test_exact_target_reset() -> None:
+    rules = make_rules("hearts", exact_target_reset=True)
+    assert add_to_totals(rules, np.array([[90, 80, 0, 0]]), np.array([[10, 25, 0, 0]])).tolist() == [
+        [0, 105, 0, 0]
+    ]
+
+
+def first_game_ends(options: dict, games: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Play games to their end; the final totals and deal count of each game's first game."""
+    from hearts_env.bits import random_bit
+
+    table = Table(make_rules("hearts", episode="game", **options), games)
+    table.reset(seed=0)
+    rng = np.random.default_rng(0)
+    totals = np.full((games, 4), -1)
+    deals = np.full(games, -1)
+    for _ in range(64 * 60):
+        result = table.step(random_bit(table.legal(), rng))
+        first = result.game_ended & (deals < 0)
+        totals[first] = table.state.totals[first]
+        deals[first] = table.state.deal_index[first] + 1
+        if (deals >= 0).all():
+            return totals, deals
+        if result.deal_ended.any():
+            table.redeal(np.flatnonzero(result.deal_ended))
+    raise AssertionError("games did not end")
+
+
+def test_fixed_number_of_deals() -> None:
+    totals, deals = first_game_ends({"max_deals": 3, "target_score": 1000})
+    assert (deals == 3).all() and (totals.sum(axis=1) % 26 == 0).all()
+
+
+def test_target_score_ends_the_game() -> None:
+    totals, deals = first_game_ends({"target_score": 40})
+    assert (totals.max(axis=1) >= 40).all() and (deals >= 2).all()
