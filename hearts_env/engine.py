@@ -66,13 +66,15 @@ class State:
 
     hands: np.ndarray  # (B, P) uint64: cards in each hand
     taken: np.ndarray  # (B, P) uint64: cards won in tricks (and the kitty)
-    played_by: np.ndarray  # (B, P) uint64: cards each seat played this deal
+    held: np.ndarray  # (B, P) uint64: each hand as play began (cards played = held & ~hands)
     chosen: np.ndarray  # (B, P) uint64: cards each seat chose to pass (passed, after the exchange)
     received: np.ndarray  # (B, P) uint64: cards each seat received in the pass
     voids: np.ndarray  # (B, P) uint8: bit s set once the seat has shown out of suit s
     points: np.ndarray  # (B, P) int64: card points taken so far this deal (plain sum)
     tricks_won: np.ndarray  # (B, P) int64
     trick: np.ndarray  # (B, P) int64: cards of the current trick by position, EMPTY if none
+    last_trick: np.ndarray  # (B, P) int64: the previous trick's cards by position (for display)
+    last_leader: np.ndarray  # (B,) int64: who led the previous trick (-1 before the first)
     trick_mask: np.ndarray  # (B,) uint64: cards on the table
     played: np.ndarray  # (B,) uint64: every card played this deal
     kitty: np.ndarray  # (B,) uint64: face-down leftover cards for the first trick's winner
@@ -161,9 +163,10 @@ class Engine:
             return np.zeros((batch, *shape), dtype=dtype)
 
         return State(
-            hands=z(p, dtype=U64), taken=z(p, dtype=U64), played_by=z(p, dtype=U64),
+            hands=z(p, dtype=U64), taken=z(p, dtype=U64), held=z(p, dtype=U64),
             chosen=z(p, dtype=U64), received=z(p, dtype=U64), voids=z(p, dtype=np.uint8),
             points=z(p), tricks_won=z(p), trick=np.full((batch, p), EMPTY, np.int64),
+            last_trick=np.full((batch, p), EMPTY, np.int64), last_leader=z() - 1,
             trick_mask=z(dtype=U64), played=z(dtype=U64), kitty=z(dtype=U64), best=z() - 1,
             lead_suit=z(), leader=z(), position=z(), trick_number=z(), current=z(),
             phase=np.full(batch, DONE, np.int64), pass_decisions=z(), pass_offset=z(),
@@ -175,11 +178,10 @@ class Engine:
     def shuffled_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
         """Random deals: hand masks (batch, P) and kitty masks (batch,)."""
         n, h = self.num_players, self.hand_size
-        order = np.argsort(rng.random((batch, len(self.deck_cards))), axis=1)
-        cards = self.deck_cards[order]  # (batch, deck)
+        cards = rng.permuted(np.broadcast_to(self.deck_cards, (batch, len(self.deck_cards))), axis=1)
         hands = np.bitwise_or.reduce(BIT[cards[:, : n * h]].reshape(batch, n, h), axis=2)
-        kitty = np.bitwise_or.reduce(BIT[cards[:, n * h :]], axis=1) if n * h < len(cards) else None
-        return hands, (kitty if kitty is not None else np.zeros(batch, U64))
+        kitty = np.bitwise_or.reduce(BIT[cards[:, n * h :]], axis=1, initial=ZERO)
+        return hands, kitty
 
     def hands_from_cards(
         self, hands: list[list[int | str]], kitty: list[int | str] | None = None
@@ -252,13 +254,16 @@ class Engine:
         s.pass_offset[rows] = self.offsets[direction]
         s.hands[rows] = hands
         s.kitty[rows] = kitty
-        for name in ("taken", "played_by", "chosen", "received"):
+        for name in ("taken", "chosen", "received"):
             getattr(s, name)[rows] = ZERO
+        s.held[rows] = hands
         s.trick_mask[rows] = ZERO
         s.played[rows] = ZERO
         for name in ("voids", "points", "tricks_won", "position", "trick_number", "pass_decisions"):
             getattr(s, name)[rows] = 0
         s.trick[rows] = EMPTY
+        s.last_trick[rows] = EMPTY
+        s.last_leader[rows] = -1
         s.best[rows] = -1
         s.game_over[rows] = False
         s.moon_shooter[rows] = -1
@@ -279,6 +284,7 @@ class Engine:
             lowest = held & (~held + U64(1))
             s.leader[rows] = np.argmax((s.hands[rows] & lowest[:, None]) != 0, axis=1)
         s.current[rows] = s.leader[rows]
+        s.held[rows] = s.hands[rows]
 
     # ------------------------------------------------------------------ legal cards
     def legal(self, s: State) -> np.ndarray:
@@ -451,9 +457,8 @@ class Engine:
         game in ``rows`` is at the same point of the trick."""
         seat = s.current[rows]
         flat = self._rows_base(s, rows) + seat
-        hands, played_by = s.hands.reshape(-1), s.played_by.reshape(-1)
+        hands = s.hands.reshape(-1)
         hands[flat] ^= bits
-        played_by[flat] |= bits
         s.played[rows] |= bits
         s.trick_mask[rows] |= bits
         s.trick[rows, position] = cards
@@ -470,8 +475,10 @@ class Engine:
                 lead_suit = np.where(position == 0, suit, s.lead_suit[rows])
                 s.lead_suit[rows] = lead_suit
             in_suit = suit == lead_suit
-            voids = s.voids.reshape(-1)
-            voids[flat] |= np.where(in_suit, 0, _VOID_BIT[lead_suit]).astype(np.uint8)
+            if not in_suit.all():  # someone showed out: remember the void
+                shown = np.flatnonzero(~in_suit)
+                voids = s.voids.reshape(-1)
+                voids[flat[shown]] |= _VOID_BIT[lead_suit[shown]]
             best = s.best[rows] if lockstep else np.where(position == 0, -1, s.best[rows])
             s.best[rows] = np.maximum(best, np.where(in_suit, key, -1))
         s.position[rows] = position + 1
@@ -500,6 +507,8 @@ class Engine:
         taken[flat] |= won
         points[flat] += trick_points
         tricks_won[flat] += 1
+        s.last_trick[rows] = s.trick[rows]
+        s.last_leader[rows] = s.leader[rows]
         s.leader[rows] = winner
         s.current[rows] = winner
         s.position[rows] = 0
@@ -553,6 +562,10 @@ class Engine:
         s.sync()
 
     # ------------------------------------------------------------------ small views
+    def played_by(self, s: State) -> np.ndarray:
+        """(B, P) uint64: the cards each seat has played this deal."""
+        return s.held & ~s.hands
+
     def hearts_broken(self, s: State) -> np.ndarray:
         """(B,) bool: a card that breaks hearts has been played this deal."""
         return (s.played & self.breaks) != ZERO

@@ -182,7 +182,7 @@ class Observer:
         own = index[:, 0]
         pieces = np.empty((batch, len(self.piece_offsets)), U64)  # one column per bit piece
         pieces[:, 0] = s.hands.take(own)
-        pieces[:, 1 : 1 + p] = s.played_by.take(index)
+        pieces[:, 1 : 1 + p] = self.engine.played_by(s).take(index)
         pieces[:, 1 + p : 1 + 2 * p] = BIT[s.trick]
         pieces[:, 1 + 2 * p] = s.chosen.take(own)
         pieces[:, 2 + 2 * p] = s.received.take(own)
@@ -197,7 +197,7 @@ class Observer:
     def _observe_one(self, s: State, seat: int, out: np.ndarray) -> np.ndarray:
         """The observation of one game's ``seat``, built with Python ints (B = 1)."""
         rel = self._rotation[seat].tolist()
-        played, voids = s.played_by[0].tolist(), s.voids[0].tolist()
+        played, voids = self.engine.played_by(s)[0].tolist(), s.voids[0].tolist()
         trick = [1 << c if c < 64 else 0 for c in s.trick[0].tolist()]
         leader, direction, phase = int(s.leader[0]), int(s.pass_direction[0]), int(s.phase[0])
         shifts = self._misc_shifts

@@ -34,18 +34,26 @@ def render_text(table: Table, game: int = 0) -> str:
         f"pass {direction}, {phase}"
     ]
     width = max(len(f"player_{n - 1}"), 8)
+    hands = [hand_text(int(s.hands[g, seat])) for seat in range(n)]
+    hand_width = max(48, *(len(h) for h in hands))
     for seat in range(n):
         marker = "▶" if s.phase[g] != DONE and s.current[g] == seat else " "
         taken = int(s.points[g, seat])
         total = int(s.totals[g, seat])
         lines.append(
-            f"{marker} {f'player_{seat}':<{width}} {hand_text(int(s.hands[g, seat])):<48} "
+            f"{marker} {f'player_{seat}':<{width}} {hands[seat]:<{hand_width}} "
             f"points {taken:>3}  total {total:>4}"
         )
     if s.phase[g] == PASSING:
         chosen = {seat: cards_of(int(s.chosen[g, seat])) for seat in range(n)}
         picked = "; ".join(f"player_{k}: {len(v)} chosen" for k, v in chosen.items())
         lines.append(f"  passing: {picked}")
+    last = [int(c) for c in s.last_trick[g] if c < 64]
+    if last:
+        seats = [(int(s.last_leader[g]) + i) % n for i in range(len(last))]
+        winner = int(s.leader[g]) if s.phase[g] != DONE else _winner(seats, last)
+        plays = "  ".join(f"player_{p} {card_symbol(c)}" for p, c in zip(seats, last))
+        lines.append(f"  last trick: {plays}  → player_{winner}")
     trick = [int(c) for c in s.trick[g] if c < 64]
     if trick:
         seats = [(int(s.leader[g]) + i) % n for i in range(len(trick))]
@@ -54,3 +62,9 @@ def render_text(table: Table, game: int = 0) -> str:
         points = " ".join(f"{int(p):>4}" for p in s.deal_points[g])
         lines.append(f"  deal points: {points}")
     return "\n".join(lines)
+
+
+def _winner(seats: list[int], cards: list[int]) -> int:
+    """Seat of the highest card of the suit led (jokers, suit 4, never win)."""
+    lead = cards[0] // 13
+    return max((c, p) for p, c in zip(seats, cards) if c // 13 == lead)[1]

@@ -39,7 +39,7 @@ def plain_observation(table: Table, game: int, seat: int) -> dict[str, np.ndarra
     played = table.engine.hearts_broken(s)[game]
     return {
         "hand": onehot(cards_of(int(s.hands[game, seat]))),
-        "played_by_seat": np.stack([onehot(cards_of(int(s.played_by[game, q]))) for q in rel]),
+        "played_by_seat": np.stack([onehot(cards_of(int(table.engine.played_by(s)[game, q]))) for q in rel]),
         "current_trick": trick,
         "passed": onehot(cards_of(int(s.chosen[game, seat]))),
         "received": onehot(cards_of(int(s.received[game, seat]))),

@@ -238,3 +238,16 @@ def test_fixed_number_of_deals() -> None:
 def test_target_score_ends_the_game() -> None:
     totals, deals = first_game_ends({"target_score": 40})
     assert (totals.max(axis=1) >= 40).all() and (deals >= 2).all()
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(4, {}), (3, {"leftover": "kitty"}), (5, {"leftover": "kitty"})]
+)
+@pytest.mark.parametrize("batch", [1, 3])
+def test_shuffled_deals_use_the_whole_deck(players: int, options: dict, batch: int) -> None:
+    table = Table(make_rules("hearts", players, **options), batch)
+    hands, kitty = table.engine.shuffled_hands(np.random.default_rng(batch), batch)
+    for g in range(batch):
+        cards = sorted(c for m in [*hands[g], kitty[g]] for c in cards_of(int(m)))
+        assert cards == table.rules.deck.cards
+        assert all(len(cards_of(int(m))) == table.rules.hand_size for m in hands[g])

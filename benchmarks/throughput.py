@@ -1,0 +1,188 @@
+"""Throughput: decisions per second of the batched engine, the PettingZoo env and OpenSpiel.
+
+Everything is measured in one run on the same machine with uniformly random legal play:
+
+* ``batched``: :class:`hearts_env.table.Table` at B games — legal masks, a random legal card per
+  game, the step, automatic redeals; ``+obs`` also builds every acting seat's float32
+  observation and int8 action mask (what :func:`hearts_env.vector_env` returns).
+* ``vector_env``: the Gymnasium ``VectorEnv`` itself (dict observations, infos).
+* ``pettingzoo``: the AEC env with its usual wrappers, one game, observation every decision.
+* ``openspiel``: pyspiel's ``hearts`` from Python — random legal play, and with the acting
+  player's observation written into its observation buffer every decision
+  (``open_spiel.python.observation.make_observation(...).set_from``, its RL path; hearts
+  provides only the perfect-recall information state, 5,088 floats).
+
+Run: ``python -m benchmarks.throughput`` (``make bench``); ``--all-presets`` adds one row per
+preset at B=4096; ``--json FILE`` saves the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+import hearts_env
+from hearts_env.bits import random_bit
+from hearts_env.presets import make_rules, preset_names
+from hearts_env.table import Table
+
+
+@dataclass
+class Row:
+    """One measurement."""
+
+    name: str
+    preset: str
+    batch: int
+    observation: bool
+    decisions_per_second: float
+
+
+def _timed(step: Callable[[], int], seconds: float) -> float:
+    """Decisions per second of ``step`` (which returns decisions made) over ``seconds``."""
+    step()  # warm-up
+    done, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        done += step()
+    return done / elapsed
+
+
+def batched(preset: str, batch: int, observation: bool, seconds: float, **options: object) -> float:
+    """Decisions/s of the batched engine with random legal play."""
+    table = Table(make_rules(preset, **options), batch)
+    table.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def step() -> int:
+        if observation:
+            table.observe()
+            table.action_mask()
+        result = table.step(random_bit(table.legal(), rng))
+        if result.deal_ended.any():
+            table.redeal(np.flatnonzero(result.deal_ended))
+        return batch
+
+    return _timed(step, seconds)
+
+
+def vector(preset: str, batch: int, seconds: float) -> float:
+    """Decisions/s of ``hearts_env.vector_env`` (observations included)."""
+    env = hearts_env.vector_env(preset, num_envs=batch, seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    table = env.table
+
+    def step() -> int:
+        env.step(random_bit(table.legal(), rng))
+        return batch
+
+    return _timed(step, seconds)
+
+
+def pettingzoo(preset: str, seconds: float) -> float:
+    """Decisions/s of the PettingZoo AEC env (one game, observation every decision)."""
+    env = hearts_env.env(preset)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def deal() -> int:
+        decisions = 0
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            decisions += 1
+        env.reset()
+        return decisions
+
+    return _timed(deal, seconds)
+
+
+def openspiel(observation: bool, seconds: float) -> float | None:
+    """Decisions/s of OpenSpiel's hearts from Python, or None without pyspiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("hearts")
+    rng = np.random.default_rng(0)
+    # Hearts offers only the perfect-recall (information state) observation: 5,088 floats.
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+
+    def deal() -> int:
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.is_chance_node():
+                state.apply_action(legal[rng.integers(len(legal))])
+                continue
+            if observation:
+                observer.set_from(state, state.current_player())  # writes into observer.tensor
+            state.apply_action(legal[rng.integers(len(legal))])
+            decisions += 1
+        return decisions
+
+    return _timed(deal, seconds)
+
+
+def run(seconds: float = 2.0, all_presets: bool = False) -> list[Row]:
+    """Every measurement of the table, standard 4-player Hearts unless ``all_presets``."""
+    rows: list[Row] = []
+    for batch in (1, 64, 1024, 4096):
+        for obs in (False, True):
+            rows.append(Row("batched", "hearts", batch, obs, batched("hearts", batch, obs, seconds)))
+    rows.append(Row("vector_env", "hearts", 4096, True, vector("hearts", 4096, seconds)))
+    rows.append(Row("pettingzoo", "hearts", 1, True, pettingzoo("hearts", seconds)))
+    for obs in (False, True):
+        rate = openspiel(obs, seconds)
+        if rate is not None:
+            rows.append(Row("openspiel", "hearts", 1, obs, rate))
+    if all_presets:
+        for preset in preset_names():
+            if preset != "hearts":
+                rows.append(Row("batched", preset, 4096, True, batched(preset, 4096, True, seconds / 2)))
+    return rows
+
+
+def table_text(rows: list[Row]) -> str:
+    """The rows as an aligned text table with ratios to OpenSpiel."""
+    spiel = {r.observation: r.decisions_per_second for r in rows if r.name == "openspiel"}
+    lines = [f"{'engine':<12}{'preset':<22}{'B':>6} {'obs':<5}{'decisions/s':>14}  {'vs OpenSpiel':>12}"]
+    for r in rows:
+        ratio = f"{r.decisions_per_second / spiel[r.observation]:>11.1f}x" if r.observation in spiel else ""
+        lines.append(
+            f"{r.name:<12}{r.preset:<22}{r.batch:>6} {'yes' if r.observation else 'no':<5}"
+            f"{r.decisions_per_second:>14,.0f}  {ratio:>12}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: print the throughput table (and save it as JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    parser.add_argument("--all-presets", action="store_true", help="add a B=4096 row for every preset")
+    parser.add_argument("--json", help="write the rows to this JSON file")
+    args = parser.parse_args(argv)
+    rows = run(args.seconds, args.all_presets)
+    print(f"hearts-env throughput ({platform.processor() or platform.machine()}, numpy {np.__version__})")
+    print(table_text(rows))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump([asdict(r) for r in rows], f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
