@@ -81,7 +81,7 @@ class State:
     best: np.ndarray  # (B,) int64: 16*card + seat of the card winning the trick, -1 if none
     lead_suit: np.ndarray  # (B,) int64
     leader: np.ndarray  # (B,) int64: seat that led the current trick
-    position: np.ndarray  # (B,) int64: cards already in the current trick
+    position: np.ndarray  # (B,) int64: cards already in the current trick (pass decisions mod P)
     trick_number: np.ndarray  # (B,) int64: 0 = first trick
     current: np.ndarray  # (B,) int64: seat to act
     phase: np.ndarray  # (B,) int64: PASSING, PLAYING or DONE
@@ -97,8 +97,10 @@ class State:
     game_over: np.ndarray  # (B,) bool: the last finished deal ended the game
     moon_shooter: np.ndarray  # (B,) int64: seat that shot the moon in the last deal, -1 if none
     lockstep: bool = False
-    """Every game is at the same decision of its deal (same phase, trick, position): the engine
-    then branches once for the whole batch instead of per game. See :meth:`sync`."""
+    """No game is DONE and every game is at the same ``position``: the engine then treats the
+    position as one number for the whole batch. ``position`` counts decisions modulo P in the
+    pass as well as cards in the trick, and every deal is a multiple of P decisions, so games
+    started together stay in lockstep whatever their pass directions. See :meth:`sync`."""
 
     def _arrays(self) -> list[str]:
         return [f.name for f in fields(self) if f.name != "lockstep"]
@@ -121,10 +123,7 @@ class State:
 
     def sync(self) -> None:
         """Recompute ``lockstep`` (call after changing some games but not others)."""
-        self.lockstep = all(
-            bool((a == a[0]).all())
-            for a in (self.phase, self.position, self.trick_number, self.pass_decisions)
-        )
+        self.lockstep = bool((self.position == self.position[0]).all() and (self.phase != DONE).all())
 
 
 class Engine:
@@ -270,6 +269,7 @@ class Engine:
         passing = s.pass_offset[rows] != 0
         s.phase[rows] = np.where(passing, PASSING, PLAYING)
         s.current[rows] = (s.dealer[rows] + 1) % p
+        s.leader[rows] = s.current[rows]
         if not passing.all():
             self._start_play(s, rows[~passing])
         s.sync()
@@ -290,21 +290,32 @@ class Engine:
     def legal(self, s: State) -> np.ndarray:
         """Legal cards of the acting seat of every game, as a (B,) uint64 mask (0 when done)."""
         flat = self._flat(s.current)
-        hand = np.take(s.hands, flat)
+        hand = s.hands.take(flat)
         if s.lockstep:
-            phase = int(s.phase[0])
-            if phase == PASSING:
-                return hand & ~np.take(s.chosen, flat)
-            if phase == DONE:
-                return np.zeros_like(hand)
-            leading, first_trick = bool(s.position[0] == 0), bool(s.trick_number[0] == 0)
-            return self._legal_play(s, hand, leading, first_trick)
-        legal = np.where(s.phase == PASSING, hand & ~np.take(s.chosen, flat), ZERO)
+            passing, playing = self._phases(s)
+            if passing is None:
+                return self._legal_play(s, hand, bool(s.position[0] == 0), s.trick_number == 0)
+            choose = hand & ~s.chosen.take(flat)
+            if playing is None:
+                return choose
+            play = self._legal_play(s, hand, bool(s.position[0] == 0), s.trick_number == 0)
+            return np.where(s.phase == PASSING, choose, play)
+        legal = np.where(s.phase == PASSING, hand & ~s.chosen.take(flat), ZERO)
         playing = s.phase == PLAYING
         if playing.any():
             play = self._legal_play(s, hand, s.position == 0, s.trick_number == 0)
             legal = np.where(playing, play, legal)
         return legal
+
+    @staticmethod
+    def _phases(s: State) -> tuple[np.ndarray | slice | None, np.ndarray | slice | None]:
+        """Rows passing and rows playing in a lockstep batch: ``_ALL``, an index array or None."""
+        passing = s.phase == PASSING
+        if not passing.any():
+            return None, _ALL
+        if passing.all():
+            return _ALL, None
+        return np.flatnonzero(passing), np.flatnonzero(~passing)
 
     def _legal_play(
         self, s: State, hand: np.ndarray, leading: np.ndarray | bool, first_trick: np.ndarray | bool
@@ -398,18 +409,21 @@ class Engine:
             bad = (legal & bits) == ZERO
             if not s.lockstep:
                 bad &= s.phase != DONE
-            elif s.phase[0] == DONE:
-                bad[:] = False
             if bad.any():
                 g = int(np.flatnonzero(bad)[0])
                 raise ValueError(self.explain_illegal(s, g, int(actions[g])))
         if s.lockstep:
-            phase = int(s.phase[0])
-            if phase == PLAYING:
-                return self._step_play(s, _ALL, actions, bits, int(s.position[0]))
-            if phase == PASSING:
+            position = int(s.position[0])
+            passing, playing = self._phases(s)  # before any pass ends: a game acts once
+            if passing is None:
+                return self._step_play(s, _ALL, actions, bits, position)
+            if playing is None:
                 self._step_pass(s, _ALL, bits)
-            return np.zeros(len(actions), bool)
+                return np.zeros(len(actions), bool)
+            self._step_pass(s, passing, bits[passing])
+            ended = np.zeros(len(actions), bool)
+            ended[playing] = self._step_play(s, playing, actions[playing], bits[playing], position)
+            return ended
         ended = np.zeros(len(actions), bool)
         passing = np.flatnonzero(s.phase == PASSING)
         playing = np.flatnonzero(s.phase == PLAYING)  # before passing ends: a game acts once
@@ -431,6 +445,7 @@ class Engine:
         chosen[self._rows_base(s, rows) + seat] |= bits
         done = s.pass_decisions[rows] + 1
         s.pass_decisions[rows] = done
+        s.position[rows] = done % self.num_players
         s.current[rows] = (s.dealer[rows] + 1 + done // self.rules.pass_count) % self.num_players
         finished = done == self.pass_decisions_per_deal
         if finished.any():
@@ -555,11 +570,11 @@ class Engine:
             chips = np.where(over[:, None], scoring.settle_game(totals), 0.0)
         s.chips[rows] = chips
         s.phase[rows] = DONE
+        s.lockstep = False
 
     def forfeit(self, s: State, rows: np.ndarray) -> None:
         """End the deal in ``rows``: the acting seat played illegally (``terminate`` option)."""
         self.end_deal(s, rows, forfeit=s.current[rows])
-        s.sync()
 
     # ------------------------------------------------------------------ small views
     def played_by(self, s: State) -> np.ndarray:

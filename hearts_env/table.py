@@ -53,6 +53,8 @@ class Table:
         self.rng = np.random.default_rng()
         self._rows = np.arange(self.num_games)
         self._legal: np.ndarray | None = None  # legal cards of the current state, once computed
+        self._no_games = np.zeros(self.num_games, bool)
+        self._no_games.flags.writeable = False  # shared "nothing happened" flags
 
     # ------------------------------------------------------------------ starting deals
     def reset(
@@ -148,7 +150,6 @@ class Table:
         unchanged) unless ``illegal_action="terminate"``, which forfeits the offender's deal."""
         s, engine = self.state, self.engine
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_games)
-        illegal = np.zeros(self.num_games, bool)
         if (s.phase[0] == DONE) if s.lockstep else (s.phase == DONE).any():
             raise ValueError("a deal is over: call reset() before stepping")
         legal = self.legal()
@@ -171,17 +172,22 @@ class Table:
                 return self._finish(ended, illegal)
         ended = engine.step(s, actions, check=True, legal=legal)
         self._legal = None
-        return self._finish(ended, illegal)
+        return self._finish(ended, None)
 
-    def _finish(self, ended: np.ndarray, illegal: np.ndarray) -> StepResult:
+    def _finish(self, ended: np.ndarray, illegal: np.ndarray | None) -> StepResult:
         s = self.state
-        deal_ended = ended | illegal
-        if self.rules.episode == "game":
-            s.game_over |= illegal
+        if illegal is None:
+            illegal = self._no_games
+            deal_ended = ended
+        else:
+            deal_ended = ended | illegal
+            if self.rules.episode == "game":
+                s.game_over |= illegal
         rewards = np.zeros((self.num_games, self.rules.num_players))
-        if deal_ended.any():
-            rows = np.flatnonzero(deal_ended)
-            rewards[rows] = self.rewards_of(rows)
+        if not deal_ended.any():  # the common step: nothing ended
+            return StepResult(rewards, deal_ended, self._no_games, self._no_games, illegal)
+        rows = np.flatnonzero(deal_ended)
+        rewards[rows] = self.rewards_of(rows)
         game_ended = deal_ended & s.game_over
         episode_ended = deal_ended if self.rules.episode == "deal" else game_ended
         return StepResult(rewards, deal_ended, game_ended, episode_ended, illegal)

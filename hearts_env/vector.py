@@ -95,7 +95,7 @@ class HeartsVectorEnv(VectorEnv):
         info["current_player"] = s.current.copy()
         reward = result.rewards[np.arange(self.num_envs), acted]
         truncated = np.zeros(self.num_envs, bool)
-        return self._observation(), reward, result.episode_ended, truncated, info
+        return self._observation(), reward, result.episode_ended.copy(), truncated, info
 
     def _observation(self) -> dict[str, np.ndarray]:
         return {"observation": self.table.observe(), "action_mask": self.table.action_mask()}

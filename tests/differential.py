@@ -102,7 +102,10 @@ def run(rules: Rules, batch: int, rounds: int, seed: int) -> Outcome:
         policy = rng.integers(0, 3, batch)
         shooter = rng.integers(0, n, batch)
         s = table.state
+        generic = r % 3 == 2  # every third round: the engine's per-game path, lockstep disabled
         while (s.phase != DONE).any():
+            if generic:
+                s.lockstep = False
             legal = table.engine.legal(s)
             for g in range(batch):
                 ref = refs[g]
@@ -127,6 +130,7 @@ def run(rules: Rules, batch: int, rounds: int, seed: int) -> Outcome:
                 table.step(action)
             else:
                 sub = s.take(np.flatnonzero(live))
+                sub.lockstep &= not generic
                 table.engine.step(sub, action[live])
                 s.put(np.flatnonzero(live), sub)
             outcome.decisions += int(live.sum())

@@ -1,0 +1,133 @@
+"""PPO training: a smoke run, exact resume after an interruption, per-seat credit and masking."""
+
+from __future__ import annotations
+
+import csv
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import agents  # noqa: E402
+from agents.ppo import ILLEGAL_LOGIT, PolicyValueNet, load_policy  # noqa: E402
+from hearts_env.presets import make_rules  # noqa: E402
+from hearts_env.table import Table  # noqa: E402
+from training.ppo import Args, League, Rollout, advantages, collect, train  # noqa: E402
+
+TINY = Args(
+    num_games=16, rollout_steps=64, hidden=(32,), minibatch_size=256, update_epochs=2, eval_deals=8,
+    eval_every=0, checkpoint_every=1, pool_every=1, opponents=("ducker",), progress=False,
+    tensorboard=False, minutes=5.0,
+)  # fmt: skip
+"""One iteration = 1,024 decisions: 16 games x 64 steps (one 4-player deal with a pass)."""
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    with path.open() as f:
+        return list(csv.DictReader(f))
+
+
+def test_smoke_run_is_finite_and_its_checkpoint_round_trips(tmp_path: Path) -> None:
+    args = replace(TINY, run_dir=str(tmp_path), total_decisions=3 * 1024, imitation_decisions=1024,
+                   tensorboard=True, eval_opponents=("random",))  # fmt: skip
+    summary = train(args)
+    assert summary["iterations"] == 3 and summary["decisions_per_s"] > 0
+    losses = rows(tmp_path / "train.csv")
+    assert [r["phase"] for r in losses] == ["imitation", "ppo", "ppo"]
+    for r in losses:
+        for key in ("pg_loss", "v_loss", "entropy", "approx_kl", "explained_var"):
+            assert math.isfinite(float(r[key])), (key, r)
+    (result,) = summary["evaluation"]
+    assert math.isfinite(result["diff"]) and math.isfinite(result["ppo_points"]) and result["illegal"] == 0
+    assert (tmp_path / "learning_curve.png").stat().st_size > 0 and any((tmp_path / "tb").iterdir())
+
+    rules = make_rules("hearts", num_players=4)
+    table = Table(rules, 64)
+    table.reset(seed=3)
+    obs = {"observation": table.observe(), "action_mask": table.action_mask()}
+    from_policy = agents.make("ppo", "hearts", 4, checkpoint=str(tmp_path / "policy.pt"))
+    from_checkpoint = agents.make("ppo", "hearts", 4, checkpoint=str(tmp_path / "checkpoint.pt"))
+    rng = np.random.default_rng(0)
+    assert (from_policy.act(obs, rng) == from_checkpoint.act(obs, rng)).all()
+    saved = load_policy(tmp_path / "policy.pt")
+    for name, value in from_policy.net.state_dict().items():
+        assert torch.equal(value, saved["model"][name])
+    assert (tmp_path / "policy.pt").stat().st_size < 5_000_000
+    assert "python -m training.ppo" in saved["trained"]["command"]
+
+
+def test_resume_after_interruption_continues_the_same_run(tmp_path: Path) -> None:
+    whole = replace(TINY, run_dir=str(tmp_path / "whole"), total_decisions=3 * 1024, imitation_decisions=1024)
+    train(whole)
+    split = replace(whole, run_dir=str(tmp_path / "split"), total_decisions=1024)
+    train(split)
+    with (tmp_path / "split" / "train.csv").open("a") as f:  # a row written after the last checkpoint
+        f.write("2,2048,0,0,0,ppo,0,0,0,0,0,0\n")
+    with pytest.raises(FileExistsError):
+        train(replace(split, total_decisions=3 * 1024))
+    summary = train(replace(split, total_decisions=3 * 1024, resume=True))
+    assert summary["iterations"] == 3
+    a = load_policy(tmp_path / "whole" / "policy.pt")["model"]
+    b = load_policy(tmp_path / "split" / "policy.pt")["model"]
+    assert all(torch.equal(a[name], b[name]) for name in a)
+    ours, theirs = rows(tmp_path / "whole" / "train.csv"), rows(tmp_path / "split" / "train.csv")
+    assert [r["iteration"] for r in theirs] == ["1", "2", "3"]
+    assert [r["pg_loss"] for r in ours] == [r["pg_loss"] for r in theirs]
+    with pytest.raises(ValueError, match="other settings"):
+        train(replace(split, learning_rate=1e-3, resume=True, total_decisions=4 * 1024))
+
+
+def test_each_seat_gets_its_own_reward_and_unfinished_deals_are_not_trained() -> None:
+    # One game, two seats alternating; the deal ends on step 3 (seat 1: +1, seat 0: -1), step 4
+    # starts a deal that the rollout does not see end.
+    buf = Rollout.allocate(steps=5, games=1, players=2, obs_size=1, actions=1)
+    buf.offsets[:] = np.arange(6)
+    buf.game[:5], buf.seat[:5] = 0, [0, 1, 0, 1, 0]
+    buf.value[:5] = [0.5, 0.0, 0.0, 0.25, 0.0]
+    buf.deal_end[3, 0] = True
+    buf.rewards[3, 0] = [-1.0, 1.0]
+    adv, trainable = advantages(buf, players=2, gamma=1.0, lam=1.0)
+    assert trainable.tolist() == [True, True, True, True, False]
+    np.testing.assert_allclose(adv[:4] + buf.value[:4], [-1.0, 1.0, -1.0, 1.0])
+    np.testing.assert_allclose(adv[:4], [-1.5, 1.0, -1.0, 0.75])
+
+
+def test_masking_never_lets_an_illegal_card_through() -> None:
+    rules = make_rules("black_maria", num_players=3)
+    table = Table(rules, 64)
+    table.reset(seed=1)
+    size, actions = table.observer.layout.size, table.engine.num_actions
+    net = PolicyValueNet(size, actions, (16,))
+    with torch.no_grad():  # a policy that wants the cards it may not play
+        net.policy.weight.zero_()
+        net.policy.bias.copy_(torch.linspace(1e6, -1e6, actions))
+    args = replace(TINY, num_games=64, self_play=1.0, opponents=())
+    league = League(rules, args, np.random.default_rng(0), torch.device("cpu"))
+    buf = Rollout.allocate(120, 64, 3, size, actions)
+    collect(
+        table, league, net, buf, np.random.default_rng(0), torch.device("cpu"), 1 / 43
+    )  # Table raises if illegal
+    n = buf.size
+    assert n == 120 * 64 and buf.mask[np.arange(n), buf.action[:n]].all()
+    logits, _ = net(torch.from_numpy(buf.obs[:n]), torch.from_numpy(buf.mask[:n]))
+    logits.requires_grad_(True)
+    logp = torch.log_softmax(logits, dim=-1)
+    entropy = -(logp.exp() * logp).sum(-1)
+    assert torch.isfinite(entropy).all() and (logp.exp()[~torch.from_numpy(buf.mask[:n])] == 0).all()
+    assert (logits[~torch.from_numpy(buf.mask[:n])] == ILLEGAL_LOGIT).all()
+
+    rng = np.random.default_rng(2)
+    obs = {"observation": buf.obs[:n], "action_mask": buf.mask[:n].astype(np.int8)}
+    for greedy in (True, False):
+        agent = agents.ppo.PPOAgent.from_network(rules, net, greedy=greedy)
+        played = agent.act(obs, rng)
+        assert buf.mask[np.arange(n), played].all()
+
+
+def test_missing_shipped_checkpoint_is_named() -> None:
+    with pytest.raises(FileNotFoundError, match="no PPO checkpoint ships for omnibus with 5 players"):
+        agents.make("ppo", "omnibus", 5)
