@@ -63,7 +63,7 @@ _SELECT = _select_table()
 
 def random_bit(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random set bit of each non-zero uint64 mask (popcount binary search)."""
-    k = (rng.random(masks.shape) * popcount(masks)).astype(np.int64)
+    k = (rng.random(masks.shape, dtype=np.float32) * popcount(masks)).astype(np.int64)
     position = np.zeros(masks.shape, np.int64)
     window = masks
     for width in (32, 16):

@@ -103,11 +103,13 @@ class State:
     started together stay in lockstep whatever their pass directions. See :meth:`sync`."""
 
     def _arrays(self) -> list[str]:
-        return [f.name for f in fields(self) if f.name != "lockstep"]
+        return [f.name for f in fields(self) if f.name not in ("lockstep", "all_playing")]
 
     def copy(self) -> State:
         """A deep copy (arrays copied)."""
-        return State(**{name: getattr(self, name).copy() for name in self._arrays()}, lockstep=self.lockstep)
+        part = State(**{name: getattr(self, name).copy() for name in self._arrays()})
+        part.lockstep, part.all_playing = self.lockstep, self.all_playing
+        return part
 
     def take(self, rows: np.ndarray) -> State:
         """The games at ``rows`` as a new state."""
@@ -121,9 +123,13 @@ class State:
             getattr(self, name)[rows] = getattr(other, name)
         self.sync()
 
+    all_playing: bool = False
+    """Every game is in the play phase (kept by the engine; see ``lockstep``)."""
+
     def sync(self) -> None:
         """Recompute ``lockstep`` (call after changing some games but not others)."""
         self.lockstep = bool((self.position == self.position[0]).all() and (self.phase != DONE).all())
+        self.all_playing = bool((self.phase == PLAYING).all())
 
 
 class Engine:
@@ -310,6 +316,8 @@ class Engine:
     @staticmethod
     def _phases(s: State) -> tuple[np.ndarray | slice | None, np.ndarray | slice | None]:
         """Rows passing and rows playing in a lockstep batch: ``_ALL``, an index array or None."""
+        if s.all_playing:
+            return None, _ALL
         passing = s.phase == PASSING
         if not passing.any():
             return None, _ALL
@@ -459,6 +467,7 @@ class Engine:
         s.hands[rows] = (s.hands[rows] & ~s.chosen[rows]) | incoming
         s.received[rows] = incoming
         self._start_play(s, rows)
+        s.all_playing = bool((s.phase == PLAYING).all())
 
     def _step_play(
         self,
@@ -570,7 +579,7 @@ class Engine:
             chips = np.where(over[:, None], scoring.settle_game(totals), 0.0)
         s.chips[rows] = chips
         s.phase[rows] = DONE
-        s.lockstep = False
+        s.lockstep = s.all_playing = False
 
     def forfeit(self, s: State, rows: np.ndarray) -> None:
         """End the deal in ``rows``: the acting seat played illegally (``terminate`` option)."""
