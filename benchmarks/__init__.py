@@ -1,0 +1,1 @@
+"""Throughput measurements and tournaments; the numbers in the README come from here."""

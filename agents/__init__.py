@@ -1,0 +1,132 @@
+"""Policies that map (observation, action mask) to a card: a ladder of baselines and adapters.
+
+``agents.make(name, preset="hearts", num_players=4, **kwargs)`` builds the agent ``name`` for that
+environment configuration. ``kwargs`` that are the agent's own keyword-only parameters (e.g.
+``simulations`` for ``ismcts``) go to the agent; the rest are rule options (RULES.md §7)::
+
+    agent = agents.make("strategy", "black_maria", num_players=3)
+    actions = agent.act({"observation": obs, "action_mask": mask}, rng)  # (B,)
+
+=============  ===============================================================================
+``random``     a uniformly random legal card
+``lowest``     the lowest legal card
+``ducker``     the highest card that still loses the trick, otherwise sheds safely
+``strategy``   the strategy-text player of RULES.md §6 (:mod:`agents.strategy`)
+``ismcts``     OpenSpiel's IS-MCTS bot at our table (standard 4-player Hearts; needs open_spiel)
+``ppo``        a trained PPO policy (:mod:`agents.ppo`; needs torch)
+=============  ===============================================================================
+
+A *spec* names an agent with parameters, for command lines: ``"ismcts:simulations=1000"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Any
+
+from agents.base import Agent, Observation
+from hearts_env.presets import make_rules
+from hearts_env.rules import Rules
+
+REGISTRY: dict[str, str] = {
+    "random": "agents.simple:RandomAgent",
+    "lowest": "agents.simple:LowestAgent",
+    "ducker": "agents.simple:DuckerAgent",
+    "strategy": "agents.strategy:StrategyAgent",
+    "ismcts": "agents.ismcts:ISMCTSAgent",
+    "ppo": "agents.ppo:PPOAgent",
+}
+"""Agent name -> ``module:class``; imported on use, so optional dependencies stay optional."""
+
+
+def names() -> list[str]:
+    """Names of every registered agent."""
+    return list(REGISTRY)
+
+
+def agent_class(name: str) -> type[Agent]:
+    """The class registered as ``name``."""
+    if name not in REGISTRY:
+        raise ValueError(f"unknown agent {name!r}: choose one of {', '.join(REGISTRY)}")
+    module, cls = REGISTRY[name].split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def agent_parameters(name: str) -> list[str]:
+    """The keyword-only parameters of agent ``name`` (its own settings, not rule options)."""
+    signature = inspect.signature(agent_class(name).__init__)
+    return [p.name for p in signature.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+
+
+def from_rules(name: str, rules: Rules, **params: Any) -> Agent:
+    """Agent ``name`` for an existing :class:`~hearts_env.rules.Rules`, with its own ``params``."""
+    unknown = set(params) - set(agent_parameters(name))
+    if unknown:
+        known = ", ".join(agent_parameters(name)) or "none"
+        raise ValueError(f"agent {name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}")
+    return agent_class(name)(rules, **params)
+
+
+def make(name: str, preset: str = "hearts", num_players: int | None = 4, **kwargs: Any) -> Agent:
+    """Agent ``name`` for ``preset`` with ``num_players`` (None: the preset's default).
+
+    ``kwargs`` naming one of the agent's keyword-only parameters go to the agent; the others are
+    rule options passed to :func:`hearts_env.make_rules`.
+    """
+    own = set(agent_parameters(name))
+    params = {key: value for key, value in kwargs.items() if key in own}
+    options = {key: value for key, value in kwargs.items() if key not in own}
+    return from_rules(name, make_rules(preset, num_players=num_players, **options), **params)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts:simulations=1000:uct_c=2"`` -> ``("ismcts", {"simulations": 1000, "uct_c": 2.0})``.
+
+    Values are read as int, float, true/false, or else kept as text.
+    """
+    name, *pairs = spec.strip().split(":")
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep:
+            raise ValueError(
+                f"agent spec {spec!r}: write parameters as key=value, e.g. ismcts:simulations=100"
+            )
+        params[key.strip()] = parse_value(text.strip())
+    agent_class(name)
+    return name, params
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value as int, float, bool or str."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def from_spec(spec: str, rules: Rules) -> Agent:
+    """The agent a spec names, for ``rules``."""
+    name, params = parse_spec(spec)
+    return from_rules(name, rules, **params)
+
+
+__all__ = [
+    "REGISTRY",
+    "Agent",
+    "Observation",
+    "agent_class",
+    "agent_parameters",
+    "from_rules",
+    "from_spec",
+    "make",
+    "names",
+    "parse_spec",
+    "parse_value",
+]

@@ -1,0 +1,102 @@
+"""The ``hearts-env`` command line: ``hearts-env <command> ...``.
+
+Commands
+    tournament   duplicate tournament between agents (:mod:`benchmarks.tournament`)
+
+Example::
+
+    hearts-env tournament --preset hearts --agents strategy,ducker,lowest,random \\
+        --deals 4000 --seed 0 --json results/ladder.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agents import parse_value
+
+
+def _option(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(
+            f"write rule options as KEY=VALUE (e.g. hearts_break=heart_or_queen), got {text!r}"
+        )
+    if value[:1] in "[{":
+        return key, json.loads(value)
+    if "," in value:
+        return key, [parse_value(v) for v in value.split(",")]
+    return key, parse_value(value)
+
+
+def _add_tournament(commands: argparse._SubParsersAction) -> None:
+    p = commands.add_parser(
+        "tournament",
+        help="duplicate tournament between agents",
+        description="Every deal is replayed with the agents rotated through all seats. Resumes from --json.",
+    )
+    p.add_argument("--preset", default="hearts", help="preset name (default: hearts)")
+    p.add_argument("--players", type=int, default=None, help="players per table (default: the preset's)")
+    p.add_argument(
+        "--agents", default="strategy,ducker,lowest,random",
+        help="comma-separated agent specs, seated in order and repeated to fill the table; "
+        "parameters as name:key=value, e.g. strategy,ismcts:simulations=1000",
+    )  # fmt: skip
+    p.add_argument("--deals", type=int, default=4000, help="distinct deals (default: 4000)")
+    p.add_argument(
+        "--tables", type=int, default=100, help="duplicate tables played side by side (default: 100)"
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
+                   help="rule option over the preset (RULES.md §7); repeatable")  # fmt: skip
+    p.add_argument("--json", type=Path, default=None, help="results and resume file")
+    p.add_argument("--csv", type=Path, default=None, help="per-agent CSV (default: beside --json)")
+    p.add_argument("--png", type=Path, default=None, help="chart (default: beside --json)")
+    p.add_argument(
+        "--minutes", type=float, default=None, help="start no new round after this many minutes (resumable)"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_tournament)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from benchmarks.tournament import Tournament, TournamentConfig, format_report, write_csv, write_png
+
+    config = TournamentConfig(
+        preset=args.preset,
+        num_players=args.players,
+        options=dict(args.option),
+        agents=[spec.strip() for spec in args.agents.split(",") if spec.strip()],
+        deals=args.deals,
+        tables=args.tables,
+        seed=args.seed,
+    )
+    time_limit = None if args.minutes is None else 60 * args.minutes
+    report = Tournament(config, json_path=args.json, progress=not args.quiet).run(time_limit_s=time_limit)
+    print(format_report(report))
+    csv_path = args.csv or (args.json.with_suffix(".csv") if args.json else None)
+    png_path = args.png or (args.json.with_suffix(".png") if args.json else None)
+    if csv_path:
+        write_csv(report, csv_path)
+    if png_path:
+        write_png(report, png_path)
+    illegal = sum(row["illegal"] for row in report["agents"])
+    return 1 if illegal else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``hearts-env``."""
+    parser = argparse.ArgumentParser(prog="hearts-env", description="Hearts-family environments: tools.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="command")
+    _add_tournament(commands)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,375 @@
+"""Duplicate tournaments between agents on the batched engine.
+
+Format
+------
+Deals are generated once from the seed. ``tables`` duplicate tables play side by side; table
+``t`` plays its own sequence of deals, one per round, and its deals form games: totals carry
+over until a player reaches the target score, then a new game starts with the next deal. Every
+table is replayed once per *rotation* of the seating, so each agent holds each hand of every
+deal (with several copies of an agent, rotations that give the same seating are played once).
+Each round's pass direction and dealer come from the round index, so all replays of a deal are
+identical and every game in the batch stays in step.
+
+Statistics
+----------
+The unit is the deal: an agent's score on a deal is its mean deal points (after moon and
+bonus rules) over every seat it held in every rotation of that deal; ``mean_points`` and its
+``ci95`` (1.96 standard errors) are over deals, and so are the per-pair differences. Game win
+rate: completed games only, a win shared between tied lowest totals, over the seat-games the
+agent played. ``moons_shot`` / ``moons_allowed``: deals in which the agent's seat shot the moon /
+another seat did. ``illegal``: actions outside the mask (each is replaced by a random legal card
+so the game goes on; the count must be 0).
+
+Resuming: the JSON file is rewritten after every round and holds everything needed to go on; run
+the same command again and it continues where it stopped (a different configuration refuses).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import Agent, from_spec, parse_spec
+from agents.base import random_legal
+from hearts_env.presets import make_rules
+from hearts_env.rules import PASS_DIRECTIONS, Rules
+from hearts_env.table import Table
+
+Z95 = 1.959964
+"""Normal quantile of a two-sided 95% interval."""
+
+
+@dataclass
+class TournamentConfig:
+    """What a tournament plays; the JSON file records it so a resume can check it."""
+
+    preset: str = "hearts"
+    """Preset name (RULES.md §3)."""
+    num_players: int | None = None
+    """Players per table; None: the preset's default."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Rule options over the preset (RULES.md §7), e.g. ``{"hearts_break": "heart_or_queen"}``."""
+    agents: list[str] = field(default_factory=lambda: ["strategy", "ducker", "lowest", "random"])
+    """Agent specs (``agents.parse_spec``), seated in this order and repeated to fill the table."""
+    deals: int = 4000
+    """Distinct deals to play (rounded up to a multiple of the rounds); each is replayed per rotation."""
+    tables: int = 100
+    """Duplicate tables played side by side (each plays ``deals / tables`` deals in sequence)."""
+    seed: int = 0
+    """Seed of the deals and of the agents' random numbers."""
+
+    def rules(self) -> Rules:
+        """The rules every table plays."""
+        return make_rules(self.preset, num_players=self.num_players, **self.options)
+
+    @property
+    def rounds(self) -> int:
+        """Deals each table plays."""
+        return math.ceil(self.deals / min(self.tables, self.deals))
+
+    @property
+    def table_count(self) -> int:
+        """Tables actually used (enough for ``deals`` with ``rounds`` each)."""
+        return math.ceil(self.deals / self.rounds)
+
+
+def seating(specs: Sequence[str], num_players: int) -> list[str]:
+    """Specs repeated in order to fill ``num_players`` seats."""
+    if not specs:
+        raise ValueError("a tournament needs at least one agent")
+    if len(specs) > num_players:
+        raise ValueError(f"{len(specs)} agents do not fit {num_players} seats; use --players or fewer agents")
+    return [specs[seat % len(specs)] for seat in range(num_players)]
+
+
+def rotations(seats: Sequence[str]) -> list[list[str]]:
+    """The distinct cyclic rotations of a seating: rotation r seats ``seats[(j + r) % P]`` at seat j."""
+    out: list[list[str]] = []
+    for r in range(len(seats)):
+        rotated = [seats[(j + r) % len(seats)] for j in range(len(seats))]
+        if rotated not in out:
+            out.append(rotated)
+    return out
+
+
+class Tournament:
+    """Runs a :class:`TournamentConfig`, saving to ``json_path`` after each round if given."""
+
+    def __init__(
+        self, config: TournamentConfig, json_path: str | Path | None = None, progress: bool = True
+    ) -> None:
+        self.config = config
+        self.json_path = Path(json_path) if json_path else None
+        self.progress = progress
+        self.rules = config.rules()
+        p = self.rules.num_players
+        self.names = list(dict.fromkeys(config.agents))  # unique specs, first-seen order
+        for spec in self.names:
+            parse_spec(spec)
+        self.rotations = rotations(seating(config.agents, p))
+        # agent_of[r, seat]: index into self.names of the agent at that seat in rotation r.
+        self.agent_of = np.array([[self.names.index(s) for s in rot] for rot in self.rotations])
+        self.tables = config.table_count
+        self.batch = self.tables * len(self.rotations)
+        self.row_agents = np.tile(self.agent_of, (self.tables, 1))  # (B, P): rows are (table, rotation)
+        self.table = Table(self.rules, self.batch)
+        self.record = self._load() or self._empty_record()
+
+    # ------------------------------------------------------------------ records
+    def _empty_record(self) -> dict[str, Any]:
+        counters = ("seat_deals", "games", "wins", "moons_shot", "moons_allowed", "illegal")
+        return {
+            "rounds_done": 0,
+            "elapsed_s": 0.0,
+            "per_deal": [],
+            "counters": {name: {c: 0 for c in counters} for name in self.names},
+            "table_state": None,
+        }
+
+    def _load(self) -> dict[str, Any] | None:
+        if self.json_path is None or not self.json_path.exists():
+            return None
+        saved = json.loads(self.json_path.read_text())
+        if saved.get("config") != asdict(self.config):
+            raise ValueError(
+                f"{self.json_path} holds a different tournament ({saved.get('config')}); "
+                "delete it or choose another --json to start this one"
+            )
+        return saved["progress"]
+
+    def _save(self) -> None:
+        if self.json_path is None:
+            return
+        self.json_path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.json_path.with_suffix(".json.partial")
+        partial.write_text(json.dumps(self.report(), indent=1))
+        os.replace(partial, self.json_path)
+
+    # ------------------------------------------------------------------ playing
+    def run(self, max_rounds: int | None = None, time_limit_s: float | None = None) -> dict[str, Any]:
+        """Play the remaining rounds and return the report (see :meth:`report`).
+
+        ``max_rounds``: play at most this many rounds now; ``time_limit_s``: start no new round
+        after this many seconds. Either way the JSON file lets a later run go on.
+        """
+        from tqdm import tqdm
+
+        agents = [from_spec(name, self.rules) for name in self.names]
+        rounds = self.config.rounds
+        done = self.record["rounds_done"]
+        if max_rounds is not None:
+            rounds = min(rounds, done + max_rounds)
+        began = time.perf_counter()
+        bar = tqdm(
+            total=self.config.rounds * self.tables, initial=done * self.tables, unit="deal",
+            disable=not self.progress, desc=f"{self.config.preset} {' v '.join(self.names)}",
+        )  # fmt: skip
+        for k in range(done, rounds):
+            if time_limit_s is not None and time.perf_counter() - began > time_limit_s:
+                break
+            start = time.perf_counter()
+            self._play_round(k, agents)
+            self.record["rounds_done"] = k + 1
+            self.record["elapsed_s"] += time.perf_counter() - start
+            self._save()
+            bar.update(self.tables)
+        bar.close()
+        return self.report()
+
+    def _play_round(self, k: int, agents: list[Agent]) -> None:
+        cfg, rules, table = self.config, self.rules, self.table
+        p, rows = rules.num_players, np.arange(self.batch)
+        hands, kitty = table.engine.shuffled_hands(np.random.default_rng([cfg.seed, k]), self.tables)
+        repeat = len(self.rotations)
+        s = table.state
+        if k > 0 and self.record["table_state"] is not None:
+            saved = self.record["table_state"]
+            s.totals[:] = np.array(saved["totals"], np.int64)
+            s.game_over[:] = np.array(saved["game_over"], bool)
+            s.deal_index[:] = np.array(saved["deal_index"], np.int64)
+        table.deal_masks(
+            np.repeat(hands, repeat, axis=0),
+            np.repeat(kitty, repeat),
+            dealer=k % p,
+            pass_direction=PASS_DIRECTIONS.index(rules.pass_direction(k)),
+            new_game=k == 0,
+        )
+        rng = np.random.default_rng([cfg.seed, k, 1])
+        illegal = np.zeros(len(self.names), np.int64)
+        while True:
+            obs, mask, seat = table.observe(), table.action_mask(), s.current.copy()
+            who = self.row_agents[rows, seat]
+            actions = np.zeros(self.batch, np.int64)
+            for a, agent in enumerate(agents):
+                mine = np.flatnonzero(who == a)
+                if mine.size:
+                    slot = (k * self.batch + mine) * p + seat[mine]
+                    batch = {"observation": obs[mine], "action_mask": mask[mine], "slot": slot}
+                    actions[mine] = agent.act(batch, rng)
+            ok = (actions >= 0) & (actions < mask.shape[1])
+            ok &= mask[rows, np.clip(actions, 0, mask.shape[1] - 1)] > 0
+            if not ok.all():
+                np.add.at(illegal, who[~ok], 1)
+                actions[~ok] = random_legal(mask[~ok], rng)
+            result = table.step(actions)
+            if result.deal_ended.any():
+                if not result.deal_ended.all():
+                    raise RuntimeError("deals ended out of step; this preset's deals vary in length")
+                break
+        self._score_round(illegal)
+
+    def _score_round(self, illegal: np.ndarray) -> None:
+        s, p, r = self.table.state, self.rules.num_players, len(self.rotations)
+        counters = [self.record["counters"][name] for name in self.names]
+        points = s.deal_points.reshape(self.tables, r, p).astype(float)
+        for a, c in enumerate(counters):
+            at = self.agent_of == a  # (R, P) seats the agent holds
+            c["seat_deals"] += int(at.sum()) * self.tables
+            c["illegal"] += int(illegal[a])
+        means = np.stack([(points * (self.agent_of == a)).sum(axis=(1, 2)) / (self.agent_of == a).sum()
+                          for a in range(len(self.names))], axis=1)  # fmt: skip
+        self.record["per_deal"].extend(means.round(6).tolist())
+        shooter = s.moon_shooter
+        for row in np.flatnonzero(shooter >= 0):
+            for seat in range(p):
+                key = "moons_shot" if seat == shooter[row] else "moons_allowed"
+                counters[self.row_agents[row, seat]][key] += 1
+        for row in np.flatnonzero(s.game_over):
+            totals = s.totals[row]
+            winners = totals == totals.min()
+            for seat in range(p):
+                c = counters[self.row_agents[row, seat]]
+                c["games"] += 1
+                c["wins"] += float(winners[seat]) / int(winners.sum())
+        self.record["table_state"] = {
+            "totals": s.totals.tolist(),
+            "game_over": s.game_over.tolist(),
+            "deal_index": s.deal_index.tolist(),
+        }
+
+    # ------------------------------------------------------------------ results
+    def report(self) -> dict[str, Any]:
+        """The results so far: per agent, per pair, the configuration and the resume record."""
+        per_deal = np.array(self.record["per_deal"], float).reshape(-1, len(self.names))
+        n = len(per_deal)
+        rows = []
+        for a, name in enumerate(self.names):
+            c = self.record["counters"][name]
+            mean, ci = _mean_ci(per_deal[:, a])
+            rows.append({
+                "name": name, "mean_points": mean, "ci95": ci,
+                "win_rate": c["wins"] / c["games"] if c["games"] else None, "games": c["games"],
+                "moons_shot": c["moons_shot"], "moons_allowed": c["moons_allowed"],
+                "seat_deals": c["seat_deals"], "illegal": c["illegal"],
+            })  # fmt: skip
+        pairs = []
+        for a, b in combinations(range(len(self.names)), 2):
+            mean, ci = _mean_ci(per_deal[:, a] - per_deal[:, b])
+            pairs.append({"a": self.names[a], "b": self.names[b], "mean_diff": mean, "ci95": ci})
+        return {
+            "preset": self.config.preset,
+            "num_players": self.rules.num_players,
+            "deals": n,
+            "deals_planned": self.config.rounds * self.tables,
+            "agents": rows,
+            "pairs": pairs,
+            "rotations": self.rotations,
+            "elapsed_s": round(self.record["elapsed_s"], 2),
+            "rules": self.rules.describe(),
+            "config": asdict(self.config),
+            "progress": self.record,
+        }
+
+
+def _mean_ci(values: np.ndarray) -> tuple[float | None, float | None]:
+    if len(values) == 0:
+        return None, None
+    mean = float(values.mean())
+    ci = float(Z95 * values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.inf
+    return round(mean, 4), round(ci, 4)
+
+
+# ---------------------------------------------------------------------- output
+def format_report(report: dict[str, Any]) -> str:
+    """The per-agent and per-pair tables as text."""
+    lines = [
+        f"{report['preset']} ({report['num_players']} players): {report['deals']} duplicate deals "
+        f"x {len(report['rotations'])} seatings, {report['elapsed_s']:.0f} s",
+        f"{'agent':<28} {'mean points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6} "
+        f"{'moons shot':>10} {'allowed':>8} {'illegal':>7}",
+    ]
+    for row in sorted(
+        report["agents"], key=lambda r: r["mean_points"] if r["mean_points"] is not None else 0
+    ):
+        win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
+        lines.append(
+            f"{row['name']:<28} {_num(row['mean_points']):>12} {'±' + _num(row['ci95']):>8} {win:>9} "
+            f"{row['games']:>6} {row['moons_shot']:>10} {row['moons_allowed']:>8} {row['illegal']:>7}"
+        )
+    if report["pairs"]:
+        lines.append("")
+        lines.append(f"{'pair (a - b)':<45} {'mean diff':>10} {'95% CI':>8}")
+        for pair in report["pairs"]:
+            label = f"{pair['a']} - {pair['b']}"
+            lines.append(f"{label:<45} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
+    return "\n".join(lines)
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def write_csv(report: dict[str, Any], path: str | Path) -> None:
+    """Per-agent rows to ``path`` and per-pair rows to ``<stem>_pairs.csv`` beside it."""
+    import csv
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    columns = [
+        "name",
+        "mean_points",
+        "ci95",
+        "win_rate",
+        "games",
+        "moons_shot",
+        "moons_allowed",
+        "seat_deals",
+        "illegal",
+    ]
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows({k: row[k] for k in columns} for row in report["agents"])
+    with path.with_name(path.stem + "_pairs.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["a", "b", "mean_diff", "ci95"])
+        writer.writeheader()
+        writer.writerows(report["pairs"])
+
+
+def write_png(report: dict[str, Any], path: str | Path) -> None:
+    """A bar chart of mean deal points with 95% error bars."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = sorted(report["agents"], key=lambda r: r["mean_points"])
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.6 * len(rows)))
+    ax.barh([r["name"] for r in rows], [r["mean_points"] for r in rows], xerr=[r["ci95"] for r in rows],
+            capsize=4, color="#4c72b0")  # fmt: skip
+    ax.invert_yaxis()
+    ax.set_xlabel("mean deal points (lower is better), 95% CI")
+    ax.set_title(f"{report['preset']}, {report['num_players']} players: {report['deals']} duplicate deals")
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
