@@ -193,9 +193,7 @@ class Tournament:
         s = table.state
         if k > 0 and self.record["table_state"] is not None:
             saved = self.record["table_state"]
-            s.totals[:] = np.array(saved["totals"], np.int64)
-            s.game_over[:] = np.array(saved["game_over"], bool)
-            s.deal_index[:] = np.array(saved["deal_index"], np.int64)
+            table.restore_games(saved["totals"], saved["deal_index"], saved["game_over"])
         table.deal_masks(
             np.repeat(hands, repeat, axis=0),
             np.repeat(kitty, repeat),

@@ -7,7 +7,8 @@ cards; 54 when the variant has jokers), in the index order of :mod:`hearts_env.c
 ===================  ==========  ============================================================
 piece                shape       meaning
 ===================  ==========  ============================================================
-``hand``             (C,)        1 for each card in the observer's hand
+``hand``             (C,)        1 for each card in the observer's hand (while passing, chosen
+                                 cards stay in it until the exchange; see ``passed``)
 ``played_by_seat``   (P, C)      cards each relative seat has played this deal
 ``current_trick``    (P, C)      cards on the table by position in the trick (0 = the lead)
 ``passed``           (C,)        cards the observer chose to pass (so far, then passed)

@@ -138,6 +138,17 @@ class Table:
             else np.broadcast_to(np.asarray(pass_direction, np.int64), (b,)).copy(),
         )
 
+    def restore_games(self, totals: np.ndarray, deal_index: np.ndarray, game_over: np.ndarray) -> None:
+        """Put saved game progress back (e.g. to resume a tournament): totals (B, P), deals
+        already played (B,) and whether each game is over. The next deal continues from it."""
+        b, p = self.num_games, self.rules.num_players
+        totals = np.asarray(totals, np.int64)
+        if totals.shape != (b, p):
+            raise ValueError(f"totals must have shape {(b, p)}, got {totals.shape}")
+        self.state.totals[:] = totals
+        self.state.deal_index[:] = np.broadcast_to(np.asarray(deal_index, np.int64), (b,))
+        self.state.game_over[:] = np.broadcast_to(np.asarray(game_over, bool), (b,))
+
     def redeal(self, rows: np.ndarray) -> None:
         """Start the next deal (or a new game, where the game is over) in ``rows``."""
         self._legal = None
