@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from hearts_env import scoring
-from hearts_env.bits import BIT, EMPTY, SUIT_MASK, SUIT_OF, U64, ZERO, lowest_bit, popcount, u64
+from hearts_env.bits import BIT, EMPTY, SUIT_MASK, SUIT_OF, U64, ZERO, lowest_bit, popcount, u64, unpack
 from hearts_env.cards import CLUBS, HEARTS, SPADES, card_name, card_symbol, cards_of, parse_card
 from hearts_env.rules import PASS_DIRECTIONS, QUEEN_OF_SPADES, Rules
 
@@ -143,6 +143,7 @@ class Engine:
         self.rules = rules
         self.num_players = rules.num_players
         self.hand_size = rules.hand_size
+        self.kitty_size = rules.kitty_size
         self.num_actions = 52 + rules.jokers
         self.deck_cards = np.array(rules.deck.cards, dtype=np.int64)
         self.deck_mask = u64(rules.deck_mask)
@@ -157,6 +158,10 @@ class Engine:
         self.pass_decisions_per_deal = rules.pass_count * self.num_players
         self.offsets = np.array([rules.pass_offset(d) for d in PASS_DIRECTIONS], dtype=np.int64)
         self.next_seat = (np.arange(self.num_players) + 1) % self.num_players
+        # Points of every subset of one suit's 13 cards (and of the two jokers), for mask_points.
+        subsets = unpack(np.arange(1 << 13, dtype=U64), 13).astype(np.int64)  # (8192, 13)
+        self._suit_points = [subsets @ self.card_points[13 * s : 13 * s + 13] for s in range(4)]
+        self._joker_points = unpack(np.arange(4, dtype=U64), 2).astype(np.int64) @ self.card_points[52:54]
         self._base = np.zeros(0, np.int64)
 
     # ------------------------------------------------------------------ state and dealing
@@ -367,8 +372,6 @@ class Engine:
 
     def legal_mask(self, s: State) -> np.ndarray:
         """Legal actions of the acting seats as int8 (B, num_actions)."""
-        from hearts_env.bits import unpack
-
         return unpack(self.legal(s), self.num_actions).view(np.int8)
 
     def explain_illegal(self, s: State, game: int, action: int) -> str:
@@ -523,15 +526,17 @@ class Engine:
         flat = self._rows_base(s, rows) + winner
         first = s.trick_number[rows] == 0
         won = s.trick_mask[rows]
-        trick_points = self.card_points[s.trick[rows]].sum(axis=1)
-        if self.rules.kitty_size and first.any():
+        if self.kitty_size and first.any():
             won = won | np.where(first, s.kitty[rows], ZERO)
-            trick_points = trick_points + np.where(first, self._mask_points(s.kitty[rows]), 0)
+        trick_points = self.mask_points(won)
         taken, points, tricks_won = s.taken.reshape(-1), s.points.reshape(-1), s.tricks_won.reshape(-1)
         taken[flat] |= won
         points[flat] += trick_points
         tricks_won[flat] += 1
-        s.last_trick[rows] = s.trick[rows]
+        if isinstance(rows, slice):  # the whole batch: swap the buffers instead of copying
+            s.trick, s.last_trick = s.last_trick, s.trick
+        else:
+            s.last_trick[rows] = s.trick[rows]
         s.last_leader[rows] = s.leader[rows]
         s.leader[rows] = winner
         s.current[rows] = winner
@@ -545,12 +550,12 @@ class Engine:
             self.end_deal(s, _subset(rows, last, len(s.current)))
         return last
 
-    def _mask_points(self, masks: np.ndarray) -> np.ndarray:
-        if not masks.any():
-            return np.zeros(len(masks), np.int64)
-        from hearts_env.bits import unpack
-
-        return unpack(masks, 54).astype(np.int64) @ self.card_points[:54]
+    def mask_points(self, masks: np.ndarray) -> np.ndarray:
+        """Plain card-point sums of card sets (B,) uint64, one 13-bit table lookup per suit."""
+        total = self._joker_points[(masks >> U64(52)).view(np.int64) & 3]
+        for suit in range(4):
+            total += self._suit_points[suit][(masks >> U64(13 * suit)).view(np.int64) & 0x1FFF]
+        return total
 
     def end_deal(self, s: State, rows: np.ndarray, forfeit: np.ndarray | None = None) -> None:
         """Score the deal in games ``rows`` and mark them DONE.

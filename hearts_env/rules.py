@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 
 from hearts_env.cards import (
     HEARTS,
@@ -162,44 +163,44 @@ class Rules:
         if self.settlement == "howell" and self.scoring != "points":
             raise ValueError("howell settlement needs scoring='points'")
 
-    # Derived facts the engines use; properties so they never disagree with the fields.
-    @property
+    # Derived facts the engines use: computed from the (frozen) fields once, on first use.
+    @cached_property
     def deck(self) -> Deck:
         """The cards in play (removed cards are out; with a kitty nothing is removed)."""
         removed = self.removed if self.leftover == "remove" else ()
         return Deck(removed=removed, jokers=self.jokers)
 
-    @property
+    @cached_property
     def deck_mask(self) -> int:
         """Bitmask of every card in play."""
         return self.deck.mask
 
-    @property
+    @cached_property
     def hand_size(self) -> int:
         """Cards dealt to each player (= tricks per deal)."""
         return len(self.deck) // self.num_players
 
-    @property
+    @cached_property
     def kitty_size(self) -> int:
         """Cards left face down for the first trick's winner (0 unless ``leftover="kitty"``)."""
         return len(self.deck) - self.hand_size * self.num_players
 
-    @property
+    @cached_property
     def penalty_mask(self) -> int:
         """Cards with positive points that are in play: these may not go on the first trick."""
         return mask_of(c for c in self.deck.cards if self.card_points[c] > 0)
 
-    @property
+    @cached_property
     def counting_mask(self) -> int:
         """Cards with non-zero points that are in play."""
         return mask_of(c for c in self.deck.cards if self.card_points[c] != 0)
 
-    @property
+    @cached_property
     def moon_mask(self) -> int:
         """Cards a player must take to shoot the moon."""
         return self.counting_mask if self.moon_cards == "counting" else self.penalty_mask
 
-    @property
+    @cached_property
     def penalty_total(self) -> int:
         """Sum of positive card points in play (26 in standard Hearts, 43 in Black Maria)."""
         total = sum(max(self.card_points[c], 0) for c in self.deck.cards)
@@ -217,7 +218,7 @@ class Rules:
         """Direction of the deal with this index (0 = first deal of the game)."""
         return self.pass_directions[deal_index % len(self.pass_directions)]
 
-    @property
+    @cached_property
     def lowest_club(self) -> int:
         """The lowest club in play (leads the first trick under ``lowest_club``)."""
         clubs = self.deck_mask & SUIT_MASKS[0]
