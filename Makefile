@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: test run bench lint clean
+.PHONY: test run demo bench lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,7 +19,13 @@ test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 
+# The main job: a few minutes of PPO self-play on standard Hearts, then a duplicate tournament
+# of the fresh agent, the shipped one, strategy and random (table printed, plots in runs/demo).
 run: $(STAMP)
+	$(PY) -m training.demo
+
+# Play and render a few deals, then print a short throughput table.
+demo: $(STAMP)
 	$(PY) -m benchmarks.demo
 
 bench: $(STAMP)

@@ -2,6 +2,8 @@
 
 Commands
     tournament   duplicate tournament between agents (:mod:`benchmarks.tournament`)
+    train        PPO self-play training (:mod:`training.ppo`)
+    bench        throughput table beside OpenSpiel (:mod:`benchmarks.throughput`)
 
 Example::
 
@@ -89,11 +91,48 @@ def _tournament(args: argparse.Namespace) -> int:
     return 1 if illegal else 0
 
 
+def _add_train(commands: argparse._SubParsersAction) -> None:
+    from training.ppo import add_arguments
+
+    p = commands.add_parser(
+        "train",
+        help="PPO self-play training (training/ppo.py)",
+        description="PPO self-play for the Hearts family.",
+    )
+    add_arguments(p)
+    p.set_defaults(run=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    from training.ppo import args_from, train
+
+    train(args_from(args))
+    return 0
+
+
+def _add_bench(commands: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("bench", help="throughput table beside OpenSpiel (benchmarks/throughput.py)")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--all-presets", action="store_true", help="add a B=4096 row for every preset")
+    p.add_argument("--json", help="write the rows to this JSON file")
+    p.set_defaults(run=_bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from benchmarks import throughput
+
+    argv = ["--seconds", str(args.seconds)] + (["--all-presets"] if args.all_presets else [])
+    throughput.main(argv + (["--json", args.json] if args.json else []))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``hearts-env``."""
     parser = argparse.ArgumentParser(prog="hearts-env", description="Hearts-family environments: tools.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="command")
     _add_tournament(commands)
+    _add_train(commands)
+    _add_bench(commands)
     args = parser.parse_args(argv)
     return args.run(args)
 

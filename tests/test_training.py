@@ -50,12 +50,14 @@ def test_smoke_run_is_finite_and_its_checkpoint_round_trips(tmp_path: Path) -> N
     table.reset(seed=3)
     obs = {"observation": table.observe(), "action_mask": table.action_mask()}
     from_policy = agents.make("ppo", "hearts", 4, checkpoint=str(tmp_path / "policy.pt"))
-    from_checkpoint = agents.make("ppo", "hearts", 4, checkpoint=str(tmp_path / "checkpoint.pt"))
-    rng = np.random.default_rng(0)
-    assert (from_policy.act(obs, rng) == from_checkpoint.act(obs, rng)).all()
+    resumable = torch.load(tmp_path / "checkpoint.pt", weights_only=False)["policy"]["model"]
     saved = load_policy(tmp_path / "policy.pt")
     for name, value in from_policy.net.state_dict().items():
-        assert torch.equal(value, saved["model"][name])
+        assert torch.equal(value, saved["model"][name]) and torch.equal(value, resumable[name])
+    rng = np.random.default_rng(0)
+    assert (from_policy.act(obs, rng) == from_policy.act(obs, rng)).all()  # greedy
+    with pytest.raises(ValueError, match="policy.pt beside it"):
+        agents.make("ppo", "hearts", 4, checkpoint=str(tmp_path / "checkpoint.pt"))
     assert (tmp_path / "policy.pt").stat().st_size < 5_000_000
     assert "python -m training.ppo" in saved["trained"]["command"]
 
