@@ -38,17 +38,22 @@ def test_game_episode_api() -> None:
     api_test(hearts_env.env("hearts", episode="game", target_score=30), num_cycles=500)
 
 
-def test_deal_rewards_and_infos() -> None:
-    env = hearts_env.env("hearts")
-    env.reset(seed=3)
-    rewards = {a: 0.0 for a in env.possible_agents}
+def rewards_and_infos(env, rng: np.random.Generator) -> tuple[dict[str, float], dict[str, dict]]:
+    """Random legal play to the end of the episode: each agent's summed reward and last info."""
+    rewards = dict.fromkeys(env.possible_agents, 0.0)
     infos = {}
-    rng = np.random.default_rng(0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
         rewards[agent] += reward
         infos[agent] = info
         env.step(None if terminated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return rewards, infos
+
+
+def test_deal_rewards_and_infos() -> None:
+    env = hearts_env.env("hearts")
+    env.reset(seed=3)
+    rewards, infos = rewards_and_infos(env, np.random.default_rng(0))
     points = [infos[a]["deal_points"] for a in env.possible_agents]
     assert sum(points) in (26, 78)  # 26, or 3 x 26 after a moon
     assert [rewards[a] for a in env.possible_agents] == [-p for p in points]
@@ -58,14 +63,7 @@ def test_deal_rewards_and_infos() -> None:
 def test_zero_sum_reward() -> None:
     env = hearts_env.env("hearts", reward="zero_sum")
     env.reset(seed=5)
-    rewards = dict.fromkeys(env.possible_agents, 0.0)
-    infos = {}
-    rng = np.random.default_rng(1)
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        rewards[agent] += reward
-        infos[agent] = info
-        env.step(None if terminated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    rewards, infos = rewards_and_infos(env, np.random.default_rng(1))
     points = np.array([infos[a]["deal_points"] for a in env.possible_agents], float)
     rewards = np.array([rewards[a] for a in env.possible_agents])
     expected = (points.sum() - points) / 3 - points
