@@ -142,6 +142,8 @@ class Observer:
         self._rotation = (np.arange(p)[:, None] + np.arange(p)[None, :]) % p
         self._relative = (np.arange(p)[None, :] - np.arange(p)[:, None]) % p
         self._base = np.zeros((0, 1), np.int64)
+        self._rotation_lists = self._rotation.tolist()
+        self._breaks = int(engine.breaks)
         self._misc_shifts = [
             int(x) for x in (self.leader_shift, self.direction_shift, self.phase_shift, self.broken_shift)
         ]
@@ -197,23 +199,24 @@ class Observer:
 
     def _observe_one(self, s: State, seat: int, out: np.ndarray) -> np.ndarray:
         """The observation of one game's ``seat``, built with Python ints (B = 1)."""
-        rel = self._rotation[seat].tolist()
-        played, voids = self.engine.played_by(s)[0].tolist(), s.voids[0].tolist()
+        rel = self._rotation_lists[seat]
+        hands, held, voids = s.hands[0].tolist(), s.held[0].tolist(), s.voids[0].tolist()
         trick = [1 << c if c < 64 else 0 for c in s.trick[0].tolist()]
-        leader, direction, phase = int(s.leader[0]), int(s.pass_direction[0]), int(s.phase[0])
+        leader, direction, phase = s.leader[0].item(), s.pass_direction[0].item(), s.phase[0].item()
         shifts = self._misc_shifts
         misc = sum(voids[q] << 4 * r for r, q in enumerate(rel))
         misc |= 1 << ((leader - seat) % len(rel) + shifts[0])
         misc |= 1 << (direction + shifts[1])
         misc |= (1 << phase & 3) << shifts[2]
-        misc |= int(self.engine.hearts_broken(s)[0]) << shifts[3]
-        words = [int(s.hands[0, seat]), *(played[q] for q in rel), *trick]
-        words += [int(s.chosen[0, seat]), int(s.received[0, seat]), misc]
+        misc |= (s.played[0].item() & self._breaks != 0) << shifts[3]
+        words = [hands[seat], *(held[q] & ~hands[q] for q in rel), *trick]
+        words += [s.chosen[0, seat].item(), s.received[0, seat].item(), misc]
         self._write_bits(np.array([words], dtype=U64), out)
         points, totals = s.points[0].tolist(), s.totals[0].tolist()
         sl, scale = self.layout.slices, float(self.target_scale)
-        out[0, sl["card_values"]] = self.card_values
-        out[0, sl["points_taken"]] = [points[q] * POINT_SCALE for q in rel]
-        out[0, sl["scores"]] = [totals[q] * scale for q in rel]
-        out[0, sl["deal_index"]] = int(s.deal_index[0]) * float(np.float32(0.1))
+        row = out[0]
+        row[sl["card_values"]] = self.card_values
+        row[sl["points_taken"]] = [points[q] * POINT_SCALE for q in rel]
+        row[sl["scores"]] = [totals[q] * scale for q in rel]
+        row[sl["deal_index"]] = s.deal_index[0].item() * float(np.float32(0.1))
         return out
