@@ -30,13 +30,6 @@ def u64(mask: int) -> np.uint64:
     return U64(mask)
 
 
-def lowest_bit(masks: np.ndarray) -> np.ndarray:
-    """Index of the lowest set bit of each (non-zero) uint64 mask, as int64."""
-    low = masks & (~masks + U64(1))
-    # float64 holds powers of two exactly; log2 of an exact power of two is exact.
-    return np.log2(low.astype(np.float64)).astype(np.int64)
-
-
 def unpack(masks: np.ndarray, width: int) -> np.ndarray:
     """Bits 0..width-1 of uint64 masks as uint8 0/1, shape ``masks.shape + (width,)``."""
     masks = np.ascontiguousarray(masks, dtype=U64)

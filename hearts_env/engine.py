@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from hearts_env import scoring
-from hearts_env.bits import BIT, EMPTY, SUIT_MASK, SUIT_OF, U64, ZERO, lowest_bit, popcount, u64, unpack
+from hearts_env.bits import BIT, EMPTY, SUIT_MASK, SUIT_OF, U64, ZERO, u64, unpack
 from hearts_env.cards import CLUBS, HEARTS, SPADES, card_name, card_symbol, cards_of, parse_card
 from hearts_env.rules import PASS_DIRECTIONS, QUEEN_OF_SPADES, Rules
 
@@ -370,10 +370,6 @@ class Engine:
             self._base = np.arange(len(seats), dtype=np.int64) * self.num_players
         return self._base + seats
 
-    def legal_mask(self, s: State) -> np.ndarray:
-        """Legal actions of the acting seats as int8 (B, num_actions)."""
-        return unpack(self.legal(s), self.num_actions).view(np.int8)
-
     def explain_illegal(self, s: State, game: int, action: int) -> str:
         """Why ``action`` is illegal for the acting seat of ``game`` (for error messages)."""
         seat = int(s.current[game])
@@ -598,12 +594,3 @@ class Engine:
     def hearts_broken(self, s: State) -> np.ndarray:
         """(B,) bool: a card that breaks hearts has been played this deal."""
         return (s.played & self.breaks) != ZERO
-
-    def cards_left(self, s: State) -> np.ndarray:
-        """(B, P) cards still in each hand."""
-        return popcount(s.hands).astype(np.int64)
-
-    def first_lead_card(self, s: State) -> np.ndarray:
-        """(B,) the lowest club held by anyone (the forced first lead), -1 if none."""
-        held = np.bitwise_or.reduce(s.hands, axis=1) & SUIT_MASK[CLUBS]
-        return np.where(held != ZERO, lowest_bit(np.where(held != ZERO, held, U64(1))), -1)
