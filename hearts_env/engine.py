@@ -5,8 +5,8 @@ and cards played are ``uint64`` bitmasks (bit ``c`` = card ``c``). A deal is a p
 (``pass_count`` single-card decisions per seat, seat by seat from eldest hand; the exchange
 happens once every seat has chosen) followed by the play phase. Games need not be in step —
 a batch may mix passing and playing games, or deals of different directions — but the common
-case (every game at the same decision) is what the code keeps cheap: branches are taken on
-whole-batch conditions, never per game in Python.
+case (every game at the same position in its trick, see ``State.lockstep``) is what the code
+keeps cheap: branches are taken on whole-batch conditions, never per game in Python.
 
 Rules read like the rulebook: :meth:`Engine.legal` (``must_follow``, ``hearts_broken``, the
 first-trick restriction), :meth:`Engine._end_trick` (``trick_winner``), and
@@ -34,7 +34,7 @@ _BIT_OR_NONE[54:] = 0  # action indices past the card slots name no card (legal 
 _VOID_BIT = np.array([1, 2, 4, 8, 0], dtype=np.uint8)  # per suit; jokers (pseudo-suit 4) reveal nothing
 
 
-def _subset(rows: np.ndarray | slice, keep: np.ndarray, batch: int) -> np.ndarray:
+def _subset(rows: np.ndarray | slice, keep: np.ndarray) -> np.ndarray:
     """The games of ``rows`` (an index array or the whole-batch slice) where ``keep`` holds."""
     return np.flatnonzero(keep) if isinstance(rows, slice) else rows[keep]
 
@@ -366,9 +366,13 @@ class Engine:
 
     def _flat(self, seats: np.ndarray) -> np.ndarray:
         """Flat indices into a (B, P) array of each game's entry for ``seats`` (B,)."""
-        if len(self._base) != len(seats):
-            self._base = np.arange(len(seats), dtype=np.int64) * self.num_players
-        return self._base + seats
+        return self._offsets(len(seats)) + seats
+
+    def _offsets(self, batch: int) -> np.ndarray:
+        """Flat offset of seat 0 of each of ``batch`` games in a (B, P) array."""
+        if len(self._base) != batch:
+            self._base = np.arange(batch, dtype=np.int64) * self.num_players
+        return self._base
 
     def explain_illegal(self, s: State, game: int, action: int) -> str:
         """Why ``action`` is illegal for the acting seat of ``game`` (for error messages)."""
@@ -442,9 +446,7 @@ class Engine:
 
     def _rows_base(self, s: State, rows: np.ndarray | slice) -> np.ndarray:
         """Flat offset of seat 0 of each game in ``rows``."""
-        if len(self._base) != len(s.current):
-            self._base = np.arange(len(s.current), dtype=np.int64) * self.num_players
-        return self._base[rows]
+        return self._offsets(len(s.current))[rows]
 
     def _step_pass(self, s: State, rows: np.ndarray | slice, bits: np.ndarray) -> None:
         seat = s.current[rows]
@@ -456,7 +458,7 @@ class Engine:
         s.current[rows] = (s.dealer[rows] + 1 + done // self.rules.pass_count) % self.num_players
         finished = done == self.pass_decisions_per_deal
         if finished.any():
-            self._exchange(s, _subset(rows, finished, len(s.current)))
+            self._exchange(s, _subset(rows, finished))
 
     def _exchange(self, s: State, rows: np.ndarray) -> None:
         """Every seat gives its chosen cards to seat + offset."""
@@ -543,7 +545,7 @@ class Engine:
         s.trick_number[rows] += 1
         last = s.trick_number[rows] == self.hand_size
         if last.any():
-            self.end_deal(s, _subset(rows, last, len(s.current)))
+            self.end_deal(s, _subset(rows, last))
         return last
 
     def mask_points(self, masks: np.ndarray) -> np.ndarray:
