@@ -158,7 +158,12 @@ class Engine:
         self.pass_decisions_per_deal = rules.pass_count * self.num_players
         self.offsets = np.array([rules.pass_offset(d) for d in PASS_DIRECTIONS], dtype=np.int64)
         self.next_seat = (np.arange(self.num_players) + 1) % self.num_players
-        # Points of every subset of one suit's 13 cards (and of the two jokers), for mask_points.
+        # mask_points: with few distinct card values, one popcount per value (Hearts: hearts and
+        # Q♠); otherwise the points of every subset of each suit's 13 cards and of the jokers.
+        values = sorted({v for v in self.card_points.tolist() if v})
+        self._value_masks = [
+            (v, u64(sum(1 << c for c, x in enumerate(self.card_points.tolist()) if x == v))) for v in values
+        ]
         subsets = unpack(np.arange(1 << 13, dtype=U64), 13).astype(np.int64)  # (8192, 13)
         self._suit_points = [subsets @ self.card_points[13 * s : 13 * s + 13] for s in range(4)]
         self._joker_points = unpack(np.arange(4, dtype=U64), 2).astype(np.int64) @ self.card_points[52:54]
@@ -303,14 +308,14 @@ class Engine:
         flat = self._flat(s.current)
         hand = s.hands.take(flat)
         if s.lockstep:
-            passing, playing = self._phases(s)
-            if passing is None:
+            if s.all_playing:
                 return self._legal_play(s, hand, bool(s.position[0] == 0), s.trick_number == 0)
             choose = hand & ~s.chosen.take(flat)
-            if playing is None:
+            passing = s.phase == PASSING
+            if passing.all():
                 return choose
             play = self._legal_play(s, hand, bool(s.position[0] == 0), s.trick_number == 0)
-            return np.where(s.phase == PASSING, choose, play)
+            return np.where(passing, choose, play)
         legal = np.where(s.phase == PASSING, hand & ~s.chosen.take(flat), ZERO)
         playing = s.phase == PLAYING
         if playing.any():
@@ -318,27 +323,18 @@ class Engine:
             legal = np.where(playing, play, legal)
         return legal
 
-    @staticmethod
-    def _phases(s: State) -> tuple[np.ndarray | slice | None, np.ndarray | slice | None]:
-        """Rows passing and rows playing in a lockstep batch: ``_ALL``, an index array or None."""
-        if s.all_playing:
-            return None, _ALL
-        passing = s.phase == PASSING
-        if not passing.any():
-            return None, _ALL
-        if passing.all():
-            return _ALL, None
-        return np.flatnonzero(passing), np.flatnonzero(~passing)
-
     def _legal_play(
         self, s: State, hand: np.ndarray, leading: np.ndarray | bool, first_trick: np.ndarray | bool
     ) -> np.ndarray:
         """The play-phase rules. ``leading`` / ``first_trick`` are arrays, or plain bools when
         every game is at the same point of the deal (then whole branches are skipped)."""
         r = self.rules
-        must_follow = hand & SUIT_MASK[np.minimum(s.lead_suit, 3)]
-        following = _where(leading, ZERO, np.where(must_follow != ZERO, must_follow, hand))
-        void = _and_not(leading, must_follow == ZERO)
+        if leading is True:  # every game leads: nothing to follow
+            following = void = None
+        else:
+            must_follow = hand & SUIT_MASK[np.minimum(s.lead_suit, 3)]
+            following = np.where(must_follow != ZERO, must_follow, hand)
+            void = _and_not(leading, must_follow == ZERO)
         legal = following
         if _any(leading):
             lead = hand
@@ -356,7 +352,7 @@ class Engine:
         if r.no_points_first_trick and _any(first_trick):
             clean = legal & ~self.penalty
             legal = np.where(first_trick & (clean != ZERO), clean, legal)
-        if self.discard_first is not None and _any(void):
+        if self.discard_first is not None and void is not None and _any(void):
             legal = np.where(void & ((legal & self.discard_first) != ZERO), self.discard_first, legal)
         if r.club_play and leading is not True:
             headed = (s.lead_suit == SPADES) & ((s.trick_mask & _ACE_KING_OF_SPADES) != ZERO)
@@ -425,21 +421,26 @@ class Engine:
                 raise ValueError(self.explain_illegal(s, g, int(actions[g])))
         if s.lockstep:
             position = int(s.position[0])
-            passing, playing = self._phases(s)  # before any pass ends: a game acts once
-            if passing is None:
+            if s.all_playing:
                 return self._step_play(s, _ALL, actions, bits, position)
-            if playing is None:
-                self._step_pass(s, _ALL, bits)
+            passing = s.phase == PASSING
+            if passing.all():
+                self._step_pass(s, _ALL, bits, s.current)
                 return np.zeros(len(actions), bool)
-            self._step_pass(s, passing, bits[passing])
-            ended = np.zeros(len(actions), bool)
-            ended[playing] = self._step_play(s, playing, actions[playing], bits[playing], position)
+            # Mixed: the whole batch plays (passing games play no card and are masked out where
+            # a play would change them), then the passing games pass from their seats before.
+            rows = np.flatnonzero(passing)
+            seats = s.current[rows]
+            ended = self._step_play(
+                s, _ALL, np.where(passing, EMPTY, actions), np.where(passing, ZERO, bits), position, ~passing
+            )
+            self._step_pass(s, rows, bits[rows], seats)
             return ended
         ended = np.zeros(len(actions), bool)
         passing = np.flatnonzero(s.phase == PASSING)
         playing = np.flatnonzero(s.phase == PLAYING)  # before passing ends: a game acts once
         if len(passing):
-            self._step_pass(s, passing, bits[passing])
+            self._step_pass(s, passing, bits[passing], s.current[passing])
         if len(playing):
             ended[playing] = self._step_play(s, playing, actions[playing], bits[playing], s.position[playing])
         return ended
@@ -448,8 +449,8 @@ class Engine:
         """Flat offset of seat 0 of each game in ``rows``."""
         return self._offsets(len(s.current))[rows]
 
-    def _step_pass(self, s: State, rows: np.ndarray | slice, bits: np.ndarray) -> None:
-        seat = s.current[rows]
+    def _step_pass(self, s: State, rows: np.ndarray | slice, bits: np.ndarray, seat: np.ndarray) -> None:
+        """The acting ``seat`` of each game in ``rows`` chooses one more card to pass."""
         chosen = s.chosen.reshape(-1)
         chosen[self._rows_base(s, rows) + seat] |= bits
         done = s.pass_decisions[rows] + 1
@@ -477,9 +478,11 @@ class Engine:
         cards: np.ndarray,
         bits: np.ndarray,
         position: np.ndarray | int,
+        active: np.ndarray | None = None,
     ) -> np.ndarray:
         """Put each acting seat's card on the trick. ``position`` is a plain int when every
-        game in ``rows`` is at the same point of the trick."""
+        game in ``rows`` is at the same point of the trick. ``active`` (lockstep only) marks the
+        games that play; the others (still passing) pass ``EMPTY`` and are left as they were."""
         seat = s.current[rows]
         flat = self._rows_base(s, rows) + seat
         hands = s.hands.reshape(-1)
@@ -491,8 +494,8 @@ class Engine:
         key = cards * 16 + seat
         lockstep = isinstance(position, int)
         if lockstep and position == 0:
-            s.lead_suit[rows] = suit
-            s.best[rows] = key
+            s.lead_suit[rows] = suit if active is None else np.where(active, suit, s.lead_suit[rows])
+            s.best[rows] = key if active is None else np.where(active, key, -1)
         else:
             if lockstep:
                 lead_suit = s.lead_suit[rows]
@@ -500,17 +503,20 @@ class Engine:
                 lead_suit = np.where(position == 0, suit, s.lead_suit[rows])
                 s.lead_suit[rows] = lead_suit
             in_suit = suit == lead_suit
-            if not in_suit.all():  # someone showed out: remember the void
-                shown = np.flatnonzero(~in_suit)
+            shown_out = ~in_suit if active is None else ~in_suit & active
+            if shown_out.any():  # someone showed out: remember the void
+                shown = np.flatnonzero(shown_out)
                 voids = s.voids.reshape(-1)
                 voids[flat[shown]] |= _VOID_BIT[lead_suit[shown]]
+            if active is not None:
+                in_suit &= active
             best = s.best[rows] if lockstep else np.where(position == 0, -1, s.best[rows])
             s.best[rows] = np.maximum(best, np.where(in_suit, key, -1))
         s.position[rows] = position + 1
         s.current[rows] = self.next_seat[seat]
         if lockstep:
             if position + 1 == self.num_players:
-                return self._end_trick(s, rows)
+                return self._end_trick(s, rows, active)
             return np.zeros(len(seat), bool)
         complete = position + 1 == self.num_players
         ended = np.zeros(len(seat), bool)
@@ -518,11 +524,18 @@ class Engine:
             ended[complete] = self._end_trick(s, rows[complete])
         return ended
 
-    def _end_trick(self, s: State, rows: np.ndarray | slice) -> np.ndarray:
-        """trick_winner takes the trick (and, on trick one, the kitty) and leads next."""
+    def _end_trick(self, s: State, rows: np.ndarray | slice, active: np.ndarray | None = None) -> np.ndarray:
+        """trick_winner takes the trick (and, on trick one, the kitty) and leads next.
+
+        Games not ``active`` (passing, in a mixed lockstep batch) had no trick: their empty
+        trick is cleared like the others, and nothing else of theirs changes."""
         winner = s.best[rows] & 15
+        if active is not None:
+            winner = np.where(active, winner, s.leader[rows])
         flat = self._rows_base(s, rows) + winner
         first = s.trick_number[rows] == 0
+        if active is not None:
+            first &= active
         won = s.trick_mask[rows]
         if self.kitty_size and first.any():
             won = won | np.where(first, s.kitty[rows], ZERO)
@@ -530,26 +543,32 @@ class Engine:
         taken, points, tricks_won = s.taken.reshape(-1), s.points.reshape(-1), s.tricks_won.reshape(-1)
         taken[flat] |= won
         points[flat] += trick_points
-        tricks_won[flat] += 1
+        tricks_won[flat] += 1 if active is None else active
         if isinstance(rows, slice):  # the whole batch: swap the buffers instead of copying
             s.trick, s.last_trick = s.last_trick, s.trick
         else:
             s.last_trick[rows] = s.trick[rows]
-        s.last_leader[rows] = s.leader[rows]
+        s.last_leader[rows] = s.leader[rows] if active is None else np.where(active, s.leader[rows], -1)
         s.leader[rows] = winner
         s.current[rows] = winner
         s.position[rows] = 0
         s.trick[rows] = EMPTY
         s.trick_mask[rows] = ZERO
         s.best[rows] = -1
-        s.trick_number[rows] += 1
+        s.trick_number[rows] += 1 if active is None else active
         last = s.trick_number[rows] == self.hand_size
         if last.any():
             self.end_deal(s, _subset(rows, last))
         return last
 
     def mask_points(self, masks: np.ndarray) -> np.ndarray:
-        """Plain card-point sums of card sets (B,) uint64, one 13-bit table lookup per suit."""
+        """Plain card-point sums of card sets (B,) uint64: one popcount per distinct card value
+        when there are at most four, else one 13-bit table lookup per suit."""
+        if len(self._value_masks) <= 4:
+            total = np.zeros(masks.shape, np.int64)
+            for value, cards in self._value_masks:
+                total += value * np.bitwise_count(masks & cards).astype(np.int64)
+            return total
         total = self._joker_points[(masks >> U64(52)).view(np.int64) & 3]
         for suit in range(4):
             total += self._suit_points[suit][(masks >> U64(13 * suit)).view(np.int64) & 0x1FFF]
