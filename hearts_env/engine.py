@@ -31,7 +31,6 @@ PASSING, PLAYING, DONE = 0, 1, 2
 _ALL = slice(None)
 _BIT_OR_NONE = BIT.copy()
 _BIT_OR_NONE[54:] = 0  # action indices past the card slots name no card (legal masks hold cards only)
-_VOID_BIT = np.array([1, 2, 4, 8, 0], dtype=np.uint8)  # per suit; jokers (pseudo-suit 4) reveal nothing
 
 
 def _subset(rows: np.ndarray | slice, keep: np.ndarray) -> np.ndarray:
@@ -69,7 +68,7 @@ class State:
     held: np.ndarray  # (B, P) uint64: each hand as play began (cards played = held & ~hands)
     chosen: np.ndarray  # (B, P) uint64: cards each seat chose to pass (passed, after the exchange)
     received: np.ndarray  # (B, P) uint64: cards each seat received in the pass
-    voids: np.ndarray  # (B, P) uint8: bit s set once the seat has shown out of suit s
+    voids: np.ndarray  # (B,) uint64: bit 4 * seat + suit set once that seat has shown out of suit
     points: np.ndarray  # (B, P) int64: card points taken so far this deal (plain sum)
     tricks_won: np.ndarray  # (B, P) int64
     trick: np.ndarray  # (B, P) int64: cards of the current trick by position, EMPTY if none
@@ -158,6 +157,16 @@ class Engine:
         self.pass_decisions_per_deal = rules.pass_count * self.num_players
         self.offsets = np.array([rules.pass_offset(d) for d in PASS_DIRECTIONS], dtype=np.int64)
         self.next_seat = (np.arange(self.num_players) + 1) % self.num_players
+        # _void_bits[5 * seat + suit]: the State.voids bit of seat showing out of suit (a joker
+        # lead, pseudo-suit 4, reveals nothing).
+        self._void_bits = np.array(
+            [
+                1 << (4 * seat + suit) if suit < 4 else 0
+                for seat in range(self.num_players)
+                for suit in range(5)
+            ],
+            dtype=U64,
+        )
         # mask_points: with few distinct card values, one popcount per value (Hearts: hearts and
         # Q♠); otherwise the points of every subset of each suit's 13 cards and of the jokers.
         values = sorted({v for v in self.card_points.tolist() if v})
@@ -179,7 +188,7 @@ class Engine:
 
         return State(
             hands=z(p, dtype=U64), taken=z(p, dtype=U64), held=z(p, dtype=U64),
-            chosen=z(p, dtype=U64), received=z(p, dtype=U64), voids=z(p, dtype=np.uint8),
+            chosen=z(p, dtype=U64), received=z(p, dtype=U64), voids=z(dtype=U64),
             points=z(p), tricks_won=z(p), trick=np.full((batch, p), EMPTY, np.int64),
             last_trick=np.full((batch, p), EMPTY, np.int64), last_leader=z() - 1,
             trick_mask=z(dtype=U64), played=z(dtype=U64), kitty=z(dtype=U64), best=z() - 1,
@@ -506,8 +515,8 @@ class Engine:
             shown_out = ~in_suit if active is None else ~in_suit & active
             if shown_out.any():  # someone showed out: remember the void
                 shown = np.flatnonzero(shown_out)
-                voids = s.voids.reshape(-1)
-                voids[flat[shown]] |= _VOID_BIT[lead_suit[shown]]
+                games = shown if isinstance(rows, slice) else rows[shown]
+                s.voids[games] |= self._void_bits[5 * seat[shown] + lead_suit[shown]]
             if active is not None:
                 in_suit &= active
             best = s.best[rows] if lockstep else np.where(position == 0, -1, s.best[rows])

@@ -38,7 +38,7 @@ from functools import cached_property
 
 import numpy as np
 
-from hearts_env.bits import BIT, U64
+from hearts_env.bits import BIT, U64, ZERO
 from hearts_env.engine import Engine, State
 from hearts_env.rules import Rules
 
@@ -135,14 +135,31 @@ class Observer:
         self.direction_shift = U64(sl["pass_direction"].start - self.misc_offset)
         self.phase_shift = U64(sl["phase"].start - self.misc_offset)
         self.broken_shift = U64(sl["hearts_broken"].start - self.misc_offset)
-        self.void_shifts = np.array([4 * r for r in range(p)], dtype=U64)
         self.card_values = (np.array(engine.rules.card_points[: self.cards]) * POINT_SCALE).astype(np.float32)
         self.target_scale = np.float32(1 / engine.rules.target_score)
-        # _rotation[seat, r]: the seat r places to the left of seat; _relative is its inverse.
+        # _rotation[seat, r]: the seat r places to the left of seat.
         self._rotation = (np.arange(p)[:, None] + np.arange(p)[None, :]) % p
-        self._relative = (np.arange(p)[None, :] - np.arange(p)[:, None]) % p
         self._base = np.zeros((0, 1), np.int64)
         self._rotation_lists = self._rotation.tolist()
+        self._void_width = U64(4 * p)
+        self._void_mask = U64((1 << 4 * p) - 1)
+        # _leader_bits[P * seat + leader]: the trick_leader bit, at its place in the misc word.
+        self._leader_bits = np.array(
+            [1 << ((leader - seat) % p + int(self.leader_shift)) for seat in range(p) for leader in range(p)],
+            dtype=U64,
+        )
+        # _flag_bits[(3 * direction + phase) * 2 + broken]: pass_direction, phase, hearts_broken.
+        self._flag_bits = np.array(
+            [
+                (1 << direction + int(self.direction_shift))
+                | ((1 << phase & 3) << int(self.phase_shift))
+                | (broken << int(self.broken_shift))
+                for direction in range(4)
+                for phase in range(3)
+                for broken in range(2)
+            ],
+            dtype=U64,
+        )
         self._breaks = int(engine.breaks)
         self._misc_shifts = [
             int(x) for x in (self.leader_shift, self.direction_shift, self.phase_shift, self.broken_shift)
@@ -155,20 +172,26 @@ class Observer:
             self._base = np.arange(batch, dtype=np.int64)[:, None] * p
         return self._base[:batch] + self._rotation[seats]
 
-    def __call__(self, s: State, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """Observations of ``seats`` (B,) in each game, written into ``out`` if given."""
+    def __call__(
+        self, s: State, seats: np.ndarray, out: np.ndarray | None = None, constants: bool = True
+    ) -> np.ndarray:
+        """Observations of ``seats`` (B,) in each game, written into ``out`` if given
+        (``constants=False``: ``out`` already holds the constant ``card_values``)."""
         batch = len(seats)
         if out is None:
-            out = np.empty((batch, self.layout.size), np.float32)
+            out, constants = np.empty((batch, self.layout.size), np.float32), True
         if batch == 1:  # the PettingZoo env: plain ints beat a dozen tiny array operations
             return self._observe_one(s, int(seats[0]), out)
         pieces, points, totals = self._pieces(s, seats)
         self._write_bits(pieces, out)
         sl = self.layout.slices
-        out[:, sl["card_values"]] = self.card_values
-        out[:, sl["points_taken"]] = points * POINT_SCALE
-        out[:, sl["scores"]] = totals * float(self.target_scale)
-        out[:, sl["deal_index"]] = s.deal_index[:, None] * float(np.float32(0.1))
+        if constants:
+            out[:, sl["card_values"]] = self.card_values
+        np.multiply(points, POINT_SCALE, out=out[:, sl["points_taken"]], casting="same_kind")
+        np.multiply(totals, float(self.target_scale), out=out[:, sl["scores"]], casting="same_kind")
+        np.multiply(
+            s.deal_index, float(np.float32(0.1)), out=out[:, sl["deal_index"]][:, 0], casting="same_kind"
+        )
         return out
 
     def _write_bits(self, pieces: np.ndarray, out: np.ndarray) -> None:
@@ -189,22 +212,24 @@ class Observer:
         pieces[:, 1 + p : 1 + 2 * p] = BIT[s.trick]
         pieces[:, 1 + 2 * p] = s.chosen.take(own)
         pieces[:, 2 + 2 * p] = s.received.take(own)
-        misc = np.bitwise_or.reduce(s.voids.take(index).astype(U64) << self.void_shifts, axis=1)
-        misc |= BIT[self._relative[seats, s.leader]] << self.leader_shift
-        misc |= BIT[s.pass_direction] << self.direction_shift
-        misc |= (BIT[s.phase] & U64(3)) << self.phase_shift
-        misc |= self.engine.hearts_broken(s).astype(U64) << self.broken_shift
+        shift = (seats * 4).view(U64)  # each observer's voids rotated to relative seat 0
+        voids = s.voids
+        misc = ((voids >> shift) | (voids << (self._void_width - shift))) & self._void_mask
+        misc |= self._leader_bits[seats * p + s.leader]
+        flags = (s.pass_direction * 3 + s.phase) * 2 + ((s.played & self.engine.breaks) != ZERO)
+        misc |= self._flag_bits[flags]
         pieces[:, -1] = misc
         return pieces, s.points.take(index), s.totals.take(index)
 
     def _observe_one(self, s: State, seat: int, out: np.ndarray) -> np.ndarray:
         """The observation of one game's ``seat``, built with Python ints (B = 1)."""
         rel = self._rotation_lists[seat]
-        hands, held, voids = s.hands[0].tolist(), s.held[0].tolist(), s.voids[0].tolist()
+        hands, held, voids = s.hands[0].tolist(), s.held[0].tolist(), s.voids[0].item()
         trick = [1 << c if c < 64 else 0 for c in s.trick[0].tolist()]
         leader, direction, phase = s.leader[0].item(), s.pass_direction[0].item(), s.phase[0].item()
         shifts = self._misc_shifts
-        misc = sum(voids[q] << 4 * r for r, q in enumerate(rel))
+        n = len(rel)
+        misc = ((voids >> 4 * seat) | (voids << 4 * (n - seat))) & ((1 << 4 * n) - 1)
         misc |= 1 << ((leader - seat) % len(rel) + shifts[0])
         misc |= 1 << (direction + shifts[1])
         misc |= (1 << phase & 3) << shifts[2]

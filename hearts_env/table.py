@@ -216,10 +216,14 @@ class Table:
         return s.chips[rows].copy()
 
     # ------------------------------------------------------------------ views
-    def observe(self, seats: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        """Observations (B, D) of ``seats`` (default: the acting seats), into ``out`` if given."""
+    def observe(
+        self, seats: np.ndarray | None = None, out: np.ndarray | None = None, constants: bool = True
+    ) -> np.ndarray:
+        """Observations (B, D) of ``seats`` (default: the acting seats), into ``out`` if given
+        (``constants=False``: leave the pieces that never change, ``card_values``, as they are
+        in ``out``)."""
         seats = self.state.current if seats is None else np.asarray(seats, dtype=np.int64)
-        return self.observer(self.state, seats, out)
+        return self.observer(self.state, seats, out, constants)
 
     def legal(self) -> np.ndarray:
         """(B,) uint64 legal cards of the acting seats (cached until the state changes)."""

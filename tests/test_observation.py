@@ -28,7 +28,9 @@ def plain_observation(table: Table, game: int, seat: int) -> dict[str, np.ndarra
     for position, card in enumerate(s.trick[game]):
         if card < 64:
             trick[position, card] = 1
-    voids = np.array([[int(s.voids[game, q]) >> suit & 1 for suit in range(4)] for q in rel], np.float32)
+    voids = np.array(
+        [[int(s.voids[game]) >> (4 * q + suit) & 1 for suit in range(4)] for q in rel], np.float32
+    )
     leader = np.zeros(p, np.float32)
     leader[(s.leader[game] - seat) % p] = 1
     direction = np.zeros(4, np.float32)

@@ -111,3 +111,85 @@ def test_fixed_deal_in_every_game() -> None:
 def test_bad_num_envs() -> None:
     with pytest.raises(ValueError, match="num_games"):
         hearts_env.vector_env("hearts", num_envs=0)
+
+
+def _shard_seeds(seed: int, workers: int) -> list[int]:
+    """How a vector env with workers seeds its shards (see ``HeartsVectorEnv.reset``)."""
+    return [int(child.generate_state(1)[0]) for child in np.random.SeedSequence(seed).spawn(workers)]
+
+
+@pytest.mark.parametrize("copy", [True, False])
+def test_workers_step_their_shards_exactly_like_separate_envs(copy: bool) -> None:
+    """Two worker shards in shared memory give what two in-process envs give, step by step."""
+    batch, seed = 10, 4
+    env = hearts_env.vector_env("black_maria", num_envs=batch, seed=seed, num_workers=3, copy=copy)
+    bounds = [0, 3, 6, 10]  # how 10 games split over 3 shards
+    parts = [
+        hearts_env.vector_env("black_maria", num_envs=hi - lo, seed=s)
+        for lo, hi, s in zip(bounds[:-1], bounds[1:], _shard_seeds(seed, 3))
+    ]
+    try:
+        obs, info = env.reset()
+        expected = [part.reset() for part in parts]
+        rng = np.random.default_rng(0)
+        ended = 0
+        for _ in range(120):
+            np.testing.assert_array_equal(
+                obs["observation"], np.concatenate([o["observation"] for o, _ in expected])
+            )
+            np.testing.assert_array_equal(
+                obs["action_mask"], np.concatenate([o["action_mask"] for o, _ in expected])
+            )
+            actions = random_actions(obs, rng)
+            obs, reward, terminated, truncated, info = env.step(actions)
+            expected = []
+            for part, lo, hi in zip(parts, bounds[:-1], bounds[1:]):
+                o, r, t, _, i = part.step(actions[lo:hi])
+                expected.append((o, i))
+                np.testing.assert_array_equal(reward[lo:hi], r)
+                np.testing.assert_array_equal(terminated[lo:hi], t)
+                np.testing.assert_array_equal(info["rewards"][lo:hi], i["rewards"])
+                np.testing.assert_array_equal(info["current_player"][lo:hi], i["current_player"])
+                if "deal_points" in i:
+                    np.testing.assert_array_equal(info["deal_points"][lo:hi], i["deal_points"])
+                    np.testing.assert_array_equal(info["total_points"][lo:hi], i["total_points"])
+            ended += int(terminated.sum())
+        assert ended >= batch  # every game finished a deal (Black Maria 3p: 51 decisions a deal)
+        assert obs["observation"].flags.writeable == copy
+    finally:
+        env.close()
+
+
+def test_workers_refuse_an_illegal_action_before_any_shard_steps() -> None:
+    env = hearts_env.vector_env("hearts", num_envs=6, seed=0, num_workers=2)
+    try:
+        obs, _ = env.reset()
+        actions = random_actions(obs, np.random.default_rng(0))
+        actions[4] = int(np.flatnonzero(obs["action_mask"][4] == 0)[0])
+        with pytest.raises(ValueError, match=r"game 4: seat \d"):
+            env.step(actions)
+        legal = random_actions(obs, np.random.default_rng(0))
+        after, *_ = env.step(legal)
+        fresh = hearts_env.vector_env("hearts", num_envs=6, seed=0, num_workers=2)
+        fresh.reset()
+        expected, *_ = fresh.step(legal)  # the refused step had changed nothing
+        fresh.close()
+        np.testing.assert_array_equal(after["observation"], expected["observation"])
+    finally:
+        env.close()
+    assert not env._workers
+
+
+def test_workers_render_every_game() -> None:
+    env = hearts_env.vector_env("hearts", num_envs=3, seed=0, num_workers=2, render_mode="ansi")
+    try:
+        env.reset()
+        texts = env.render()
+        assert len(texts) == 3 and all("hearts (4 players)" in t for t in texts)
+    finally:
+        env.close()
+
+
+def test_bad_num_workers() -> None:
+    with pytest.raises(ValueError, match="num_workers"):
+        hearts_env.vector_env("hearts", num_envs=2, num_workers=3)
