@@ -5,12 +5,16 @@ Everything is measured in one run on the same machine with uniformly random lega
 * ``batched``: :class:`hearts_env.table.Table` at B games — legal masks, a random legal card per
   game, the step, automatic redeals; ``+obs`` also builds every acting seat's float32
   observation and int8 action mask (what :func:`hearts_env.vector_env` returns).
-* ``vector_env``: the Gymnasium ``VectorEnv`` itself (dict observations, infos).
+* ``vector_env``: the Gymnasium ``VectorEnv`` itself (dict observations, infos), in this
+  process and with ``num_workers=2`` (``procs`` 2: this process and one worker each step half
+  the games).
 * ``pettingzoo``: the AEC env with its usual wrappers, one game, observation every decision.
 * ``openspiel``: pyspiel's ``hearts`` from Python — random legal play, and with the acting
   player's observation written into its observation buffer every decision
   (``open_spiel.python.observation.make_observation(...).set_from``, its RL path; hearts
   provides only the perfect-recall information state, 5,088 floats).
+
+Batched runs are measured in the steady state (see ``WARMUP_STEPS``).
 
 Run: ``python -m benchmarks.throughput`` (``make bench``); ``--all-presets`` adds one row per
 preset at B=4096; ``--json FILE`` saves the numbers.
@@ -32,6 +36,11 @@ from hearts_env.bits import random_bit
 from hearts_env.presets import make_rules, preset_names
 from hearts_env.table import Table
 
+WARMUP_STEPS = 5000
+"""Batched runs first play this many steps: by then games have drifted apart (a game that ends
+starts again with a passing deal beside games in a held deal), which is the steady state —
+the first deals, all in step, run faster than anything after them."""
+
 
 @dataclass
 class Row:
@@ -42,11 +51,14 @@ class Row:
     batch: int
     observation: bool
     decisions_per_second: float
+    processes: int = 1
 
 
-def _timed(step: Callable[[], int], seconds: float) -> float:
-    """Decisions per second of ``step`` (which returns decisions made) over ``seconds``."""
-    step()  # warm-up
+def _timed(step: Callable[[], int], seconds: float, warmup: int = 1) -> float:
+    """Decisions per second of ``step`` (which returns decisions made) over ``seconds``, after
+    ``warmup`` calls."""
+    for _ in range(warmup):
+        step()
     done, start = 0, time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
         done += step()
@@ -68,21 +80,24 @@ def batched(preset: str, batch: int, observation: bool, seconds: float, **option
             table.redeal(np.flatnonzero(result.deal_ended))
         return batch
 
-    return _timed(step, seconds)
+    return _timed(step, seconds, WARMUP_STEPS)
 
 
-def vector(preset: str, batch: int, seconds: float) -> float:
-    """Decisions/s of ``hearts_env.vector_env`` (observations included)."""
-    env = hearts_env.vector_env(preset, num_envs=batch, seed=0)
+def vector(preset: str, batch: int, seconds: float, num_workers: int = 1) -> float:
+    """Decisions/s of ``hearts_env.vector_env`` (observations included); with workers, the
+    arrays returned are views of the shared memory (``copy=False``)."""
+    env = hearts_env.vector_env(preset, num_envs=batch, seed=0, num_workers=num_workers, copy=False)
     env.reset()
     rng = np.random.default_rng(0)
-    table = env.table
 
     def step() -> int:
-        env.step(random_bit(table.legal(), rng))
+        env.step(random_bit(env.legal_masks(), rng))
         return batch
 
-    return _timed(step, seconds)
+    try:
+        return _timed(step, seconds, WARMUP_STEPS)
+    finally:
+        env.close()
 
 
 def pettingzoo(preset: str, seconds: float) -> float:
@@ -144,6 +159,7 @@ def run(seconds: float = 2.0, all_presets: bool = False) -> list[Row]:
         for obs in (False, True):
             rows.append(Row("batched", "hearts", batch, obs, batched("hearts", batch, obs, seconds)))
     rows.append(Row("vector_env", "hearts", 4096, True, vector("hearts", 4096, seconds)))
+    rows.append(Row("vector_env", "hearts", 4096, True, vector("hearts", 4096, seconds, 2), processes=2))
     rows.append(Row("pettingzoo", "hearts", 1, True, pettingzoo("hearts", seconds)))
     for obs in (False, True):
         rate = openspiel(obs, seconds)
@@ -159,11 +175,12 @@ def run(seconds: float = 2.0, all_presets: bool = False) -> list[Row]:
 def table_text(rows: list[Row]) -> str:
     """The rows as an aligned text table with ratios to OpenSpiel."""
     spiel = {r.observation: r.decisions_per_second for r in rows if r.name == "openspiel"}
-    lines = [f"{'engine':<12}{'preset':<22}{'B':>6} {'obs':<5}{'decisions/s':>14}  {'vs OpenSpiel':>12}"]
+    header = f"{'engine':<12}{'preset':<22}{'B':>6} {'obs':<5}{'procs':>5}"
+    lines = [f"{header}{'decisions/s':>14}  {'vs OpenSpiel':>12}"]
     for r in rows:
         ratio = f"{r.decisions_per_second / spiel[r.observation]:>11.1f}x" if r.observation in spiel else ""
         lines.append(
-            f"{r.name:<12}{r.preset:<22}{r.batch:>6} {'yes' if r.observation else 'no':<5}"
+            f"{r.name:<12}{r.preset:<22}{r.batch:>6} {'yes' if r.observation else 'no':<5}{r.processes:>5}"
             f"{r.decisions_per_second:>14,.0f}  {ratio:>12}"
         )
     return "\n".join(lines)

@@ -29,8 +29,9 @@ PASSING, PLAYING, DONE = 0, 1, 2
 
 
 _ALL = slice(None)
-_BIT_OR_NONE = BIT.copy()
-_BIT_OR_NONE[54:] = 0  # action indices past the card slots name no card (legal masks hold cards only)
+_ACTION_BIT = np.concatenate([[0], BIT[:54], [0]]).astype(U64)
+"""``_ACTION_BIT.take(action + 1, mode="clip")``: the card of an action, 0 for any action that
+names no card (negative, or past the 54 card slots; legal masks hold cards only)."""
 
 
 def _subset(rows: np.ndarray | slice, keep: np.ndarray) -> np.ndarray:
@@ -418,7 +419,7 @@ class Engine:
         mask of games whose deal ended in this step. With ``check``, illegal actions raise
         ``ValueError`` and change nothing (``legal``, if given, is :meth:`legal` of ``s``)."""
         actions = np.asarray(actions, dtype=np.int64)
-        bits = _BIT_OR_NONE[np.minimum(actions.view(np.uint64), 64)]  # negative -> huge -> no card
+        bits = _ACTION_BIT.take(actions + 1, mode="clip")
         if check:
             if legal is None:
                 legal = self.legal(s)
