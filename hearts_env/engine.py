@@ -342,7 +342,7 @@ class Engine:
         if leading is True:  # every game leads: nothing to follow
             following = void = None
         else:
-            must_follow = hand & SUIT_MASK[np.minimum(s.lead_suit, 3)]
+            must_follow = hand & SUIT_MASK.take(s.lead_suit, mode="clip")
             following = np.where(must_follow != ZERO, must_follow, hand)
             void = _and_not(leading, must_follow == ZERO)
         legal = following
@@ -500,7 +500,7 @@ class Engine:
         s.played[rows] |= bits
         s.trick_mask[rows] |= bits
         s.trick[rows, position] = cards
-        suit = SUIT_OF[cards]
+        suit = SUIT_OF.take(cards)
         key = cards * 16 + seat
         lockstep = isinstance(position, int)
         if lockstep and position == 0:
@@ -523,7 +523,7 @@ class Engine:
             best = s.best[rows] if lockstep else np.where(position == 0, -1, s.best[rows])
             s.best[rows] = np.maximum(best, np.where(in_suit, key, -1))
         s.position[rows] = position + 1
-        s.current[rows] = self.next_seat[seat]
+        s.current[rows] = self.next_seat.take(seat)
         if lockstep:
             if position + 1 == self.num_players:
                 return self._end_trick(s, rows, active)

@@ -170,7 +170,7 @@ class Observer:
         batch, p = len(seats), self.engine.num_players
         if self._base.shape[0] < batch:
             self._base = np.arange(batch, dtype=np.int64)[:, None] * p
-        return self._base[:batch] + self._rotation[seats]
+        return self._base[:batch] + self._rotation.take(seats, axis=0)
 
     def __call__(
         self, s: State, seats: np.ndarray, out: np.ndarray | None = None, constants: bool = True
@@ -209,15 +209,15 @@ class Observer:
         pieces = np.empty((batch, len(self.piece_offsets)), U64)  # one column per bit piece
         pieces[:, 0] = s.hands.take(own)
         pieces[:, 1 : 1 + p] = self.engine.played_by(s).take(index)
-        pieces[:, 1 + p : 1 + 2 * p] = BIT[s.trick]
+        pieces[:, 1 + p : 1 + 2 * p] = BIT.take(s.trick)
         pieces[:, 1 + 2 * p] = s.chosen.take(own)
         pieces[:, 2 + 2 * p] = s.received.take(own)
         shift = (seats * 4).view(U64)  # each observer's voids rotated to relative seat 0
         voids = s.voids
         misc = ((voids >> shift) | (voids << (self._void_width - shift))) & self._void_mask
-        misc |= self._leader_bits[seats * p + s.leader]
+        misc |= self._leader_bits.take(seats * p + s.leader)
         flags = (s.pass_direction * 3 + s.phase) * 2 + ((s.played & self.engine.breaks) != ZERO)
-        misc |= self._flag_bits[flags]
+        misc |= self._flag_bits.take(flags)
         pieces[:, -1] = misc
         return pieces, s.points.take(index), s.totals.take(index)
 

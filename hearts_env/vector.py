@@ -13,8 +13,9 @@ tournaments use.
   describe the deals that ended.
 * ``num_workers=k`` splits the games into k shards stepped at the same time by k worker
   processes that write into shared memory (use it on a machine with k free cores). The deals
-  then depend on the seed *and* k. With ``copy=False`` the returned arrays are views of that
-  shared memory, overwritten by the next step (as in Gymnasium's ``AsyncVectorEnv``).
+  then depend on the seed *and* k.
+* ``copy=False`` returns read-only views of buffers reused every step (the next step
+  overwrites them, as with Gymnasium's ``copy=False``); faster than fresh arrays.
 """
 
 from __future__ import annotations
@@ -205,9 +206,10 @@ class HeartsVectorEnv(VectorEnv):
 
     ``num_workers``: processes stepping shards of the batch at the same time — this process
     steps the first shard, ``num_workers - 1`` worker processes the others (1: no workers).
-    ``copy``: with workers, return copies of the shared arrays (``False``: read-only views,
-    overwritten by the next step; faster). ``start_method``: how workers start (default
-    ``"fork"`` where available, else ``"spawn"``, which needs the ``__main__`` guard).
+    ``copy``: return arrays of their own every step (``False``: read-only views of buffers that
+    the next step overwrites; faster, as no new memory is touched each step).
+    ``start_method``: how workers start (default ``"fork"`` where available, else ``"spawn"``,
+    which needs the ``__main__`` guard).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
@@ -234,7 +236,9 @@ class HeartsVectorEnv(VectorEnv):
         self.render_mode = render_mode
         self.num_players = self.rules.num_players
         self._bounds = np.linspace(0, self.num_envs, num_workers + 1).astype(int).tolist()
-        self._local = Shard(self.rules, self._bounds[1], reward, persistent=num_workers > 1)
+        # Buffers reused every step (shared memory with workers, or copy=False) or fresh ones.
+        self._persistent = num_workers > 1 or not copy
+        self._local = Shard(self.rules, self._bounds[1], reward, persistent=self._persistent)
         self.layout = self._local.table.observer.layout
         self.num_actions = self._local.table.engine.num_actions
         self.single_observation_space = _spaces(self.num_actions, self.layout.size)
@@ -245,10 +249,12 @@ class HeartsVectorEnv(VectorEnv):
         self._seed = seed
         self._started = False
         self._last: Buffers | None = None  # the latest step's results
-        self._buffers: Buffers | None = None  # shared with the workers
+        self._buffers: Buffers | None = None  # the reused buffers (shared with the workers)
         self._workers: list[tuple[mp.Process, Connection]] = []
         if num_workers > 1:
             self._start_workers(reward, start_method)
+        elif self._persistent:
+            self._buffers = Buffers.allocate(*self._sizes())
 
     @property
     def table(self) -> Table:
@@ -290,7 +296,7 @@ class HeartsVectorEnv(VectorEnv):
         if seed is None and not self._started:
             seed = self._seed
         if not self._workers:
-            out = Buffers.allocate(*self._sizes())
+            out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
             self._local.reset(out, seed, options)
         else:
             out = self._buffers
@@ -314,7 +320,7 @@ class HeartsVectorEnv(VectorEnv):
             raise RuntimeError("call reset() before step()")
         actions = np.asarray(actions).reshape(self.num_envs)
         if not self._workers:
-            out = Buffers.allocate(*self._sizes())
+            out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
             ended = self._local.step(actions, out)
         else:
             out = self._buffers
@@ -367,8 +373,9 @@ class HeartsVectorEnv(VectorEnv):
         return value
 
     def _get(self, array: np.ndarray) -> np.ndarray:
-        """An output array as returned: shared ones are copied, or read-only with ``copy=False``."""
-        if not self._workers:
+        """An output array as returned: fresh ones as they are, reused ones copied, or read-only
+        views with ``copy=False``."""
+        if not self._persistent:
             return array
         if self.copy:
             return array.copy()

@@ -193,3 +193,22 @@ def test_workers_render_every_game() -> None:
 def test_bad_num_workers() -> None:
     with pytest.raises(ValueError, match="num_workers"):
         hearts_env.vector_env("hearts", num_envs=2, num_workers=3)
+
+
+def test_reused_buffers_give_the_same_steps_as_fresh_arrays() -> None:
+    """``copy=False`` (one buffer reused, read-only views) changes nothing but speed."""
+    fresh = hearts_env.vector_env("hearts", num_envs=8, seed=6)
+    reused = hearts_env.vector_env("hearts", num_envs=8, seed=6, copy=False)
+    a, _ = fresh.reset()
+    b, _ = reused.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(130):
+        np.testing.assert_array_equal(a["observation"], b["observation"])
+        np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
+        actions = random_actions(a, rng)
+        a, ra, ta, _, ia = fresh.step(actions)
+        b, rb, tb, _, ib = reused.step(actions)
+        np.testing.assert_array_equal(ra, rb)
+        np.testing.assert_array_equal(ta, tb)
+        assert set(ia) == set(ib)
+    assert not b["observation"].flags.writeable and a["observation"].flags.writeable
