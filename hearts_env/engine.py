@@ -146,6 +146,7 @@ class Engine:
         self.kitty_size = rules.kitty_size
         self.num_actions = 52 + rules.jokers
         self.deck_cards = np.array(rules.deck.cards, dtype=np.int64)
+        self._deck_bits = self.deck_cards.astype(U64)  # card indices (< 64) as sort-key low bits
         self.deck_mask = u64(rules.deck_mask)
         self.penalty = u64(rules.penalty_mask)
         self.moon_mask = u64(rules.moon_mask)
@@ -201,11 +202,28 @@ class Engine:
         )  # fmt: skip
 
     def shuffled_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        """Random deals: hand masks (batch, P) and kitty masks (batch,)."""
-        n, h = self.num_players, self.hand_size
+        """Random deals: hand masks (batch, P) and kitty masks (batch,), from ``rng.permuted``.
+
+        Tournaments deal with this (their published results replay it); environments use the
+        faster :meth:`random_hands`."""
         cards = rng.permuted(np.broadcast_to(self.deck_cards, (batch, len(self.deck_cards))), axis=1)
-        hands = np.bitwise_or.reduce(BIT[cards[:, : n * h]].reshape(batch, n, h), axis=2)
-        kitty = np.bitwise_or.reduce(BIT[cards[:, n * h :]], axis=1, initial=ZERO)
+        return self._deal_in_order(cards)
+
+    def random_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
+        """Random deals like :meth:`shuffled_hands`, about twice as fast: each card gets 58 random
+        bits above its 6-bit index and one sort orders the deck (equal keys, the only source of
+        bias, have probability below 1e-14 a deal)."""
+        keys = rng.bit_generator.random_raw((batch, len(self.deck_cards)))
+        keys &= ~U64(63)
+        keys |= self._deck_bits
+        keys.sort(axis=1)
+        return self._deal_in_order((keys & U64(63)).view(np.int64))
+
+    def _deal_in_order(self, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Hands dealt from shuffled decks (batch, cards): hand_size cards a seat, the rest kitty."""
+        n, h, batch = self.num_players, self.hand_size, len(cards)
+        hands = np.bitwise_or.reduce(BIT.take(cards[:, : n * h]).reshape(batch, n, h), axis=2)
+        kitty = np.bitwise_or.reduce(BIT.take(cards[:, n * h :]), axis=1, initial=ZERO)
         return hands, kitty
 
     def hands_from_cards(

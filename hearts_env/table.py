@@ -88,7 +88,7 @@ class Table:
             hands = np.tile(np.array(masks[:-1], dtype=np.uint64), (self.num_games, 1))
             kitty = np.full(self.num_games, masks[-1], dtype=np.uint64)
         else:
-            hands, kitty = self.engine.shuffled_hands(self.rng, self.num_games)
+            hands, kitty = self.engine.random_hands(self.rng, self.num_games)
         finished = self.state.game_over if not new_game else np.ones(self.num_games, bool)
         self._legal = None
         self.engine.deal(
@@ -152,7 +152,7 @@ class Table:
     def redeal(self, rows: np.ndarray) -> None:
         """Start the next deal (or a new game, where the game is over) in ``rows``."""
         self._legal = None
-        hands, kitty = self.engine.shuffled_hands(self.rng, len(rows))
+        hands, kitty = self.engine.random_hands(self.rng, len(rows))
         self.engine.deal(self.state, rows, hands, kitty, self.state.game_over[rows].copy())
 
     # ------------------------------------------------------------------ stepping
