@@ -4,7 +4,8 @@ Everything is measured in one run on the same machine with uniformly random lega
 
 * ``batched``: :class:`hearts_env.table.Table` at B games — legal masks, a random legal card per
   game, the step, automatic redeals; ``+obs`` also builds every acting seat's float32
-  observation and int8 action mask (what :func:`hearts_env.vector_env` returns).
+  observation (into one reused array) and int8 action mask (what :func:`hearts_env.vector_env`
+  returns).
 * ``vector_env``: the Gymnasium ``VectorEnv`` itself (dict observations, infos), in this
   process and with ``num_workers=2`` (``procs`` 2: this process and one worker each step half
   the games).
@@ -70,10 +71,11 @@ def batched(preset: str, batch: int, observation: bool, seconds: float, **option
     table = Table(make_rules(preset, **options), batch)
     table.reset(seed=0)
     rng = np.random.default_rng(0)
+    out = np.empty((batch, table.observer.layout.size), np.float32)  # reused, as vector_env(copy=False)
 
     def step() -> int:
         if observation:
-            table.observe()
+            table.observe(out=out)
             table.action_mask()
         result = table.step(random_bit(table.legal(), rng))
         if result.deal_ended.any():
