@@ -30,8 +30,12 @@ PASSING, PLAYING, DONE = 0, 1, 2
 
 _ALL = slice(None)
 _ACTION_BIT = np.concatenate([[0], BIT[:54], [0]]).astype(U64)
-"""``_ACTION_BIT.take(action + 1, mode="clip")``: the card of an action, 0 for any action that
-names no card (negative, or past the 54 card slots; legal masks hold cards only)."""
+
+
+def action_bits(actions: np.ndarray) -> np.ndarray:
+    """The card mask of each action (int64), 0 for an action that names no card (negative, or
+    past the 54 card slots): ``legal & action_bits(a) == 0`` exactly when ``a`` is illegal."""
+    return _ACTION_BIT.take(actions + 1, mode="clip")
 
 
 def _subset(rows: np.ndarray | slice, keep: np.ndarray) -> np.ndarray:
@@ -437,7 +441,7 @@ class Engine:
         mask of games whose deal ended in this step. With ``check``, illegal actions raise
         ``ValueError`` and change nothing (``legal``, if given, is :meth:`legal` of ``s``)."""
         actions = np.asarray(actions, dtype=np.int64)
-        bits = _ACTION_BIT.take(actions + 1, mode="clip")
+        bits = action_bits(actions)
         if check:
             if legal is None:
                 legal = self.legal(s)

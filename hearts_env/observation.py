@@ -131,10 +131,10 @@ class Observer:
         # Card pieces are c bits each from offset 0: hand, P played, P trick, passed, received.
         self.piece_offsets = [i * self.cards for i in range(3 + 2 * p)] + [sl["known_voids"].start]
         self.misc_offset = sl["known_voids"].start
-        self.leader_shift = U64(sl["trick_leader"].start - self.misc_offset)
-        self.direction_shift = U64(sl["pass_direction"].start - self.misc_offset)
-        self.phase_shift = U64(sl["phase"].start - self.misc_offset)
-        self.broken_shift = U64(sl["hearts_broken"].start - self.misc_offset)
+        leader_shift, direction_shift, phase_shift, broken_shift = (
+            sl[name].start - self.misc_offset
+            for name in ("trick_leader", "pass_direction", "phase", "hearts_broken")
+        )
         self.card_values = (np.array(engine.rules.card_points[: self.cards]) * POINT_SCALE).astype(np.float32)
         self.target_scale = np.float32(1 / engine.rules.target_score)
         # _rotation[seat, r]: the seat r places to the left of seat.
@@ -144,26 +144,17 @@ class Observer:
         self._void_width = U64(4 * p)
         self._void_mask = U64((1 << 4 * p) - 1)
         # _leader_bits[P * seat + leader]: the trick_leader bit, at its place in the misc word.
-        self._leader_bits = np.array(
-            [1 << ((leader - seat) % p + int(self.leader_shift)) for seat in range(p) for leader in range(p)],
-            dtype=U64,
-        )
+        leader_bits = [1 << ((leader - seat) % p + leader_shift) for seat in range(p) for leader in range(p)]
         # _flag_bits[(3 * direction + phase) * 2 + broken]: pass_direction, phase, hearts_broken.
-        self._flag_bits = np.array(
-            [
-                (1 << direction + int(self.direction_shift))
-                | ((1 << phase & 3) << int(self.phase_shift))
-                | (broken << int(self.broken_shift))
-                for direction in range(4)
-                for phase in range(3)
-                for broken in range(2)
-            ],
-            dtype=U64,
-        )
-        self._breaks = int(engine.breaks)
-        self._misc_shifts = [
-            int(x) for x in (self.leader_shift, self.direction_shift, self.phase_shift, self.broken_shift)
+        flag_bits = [
+            (1 << direction + direction_shift) | ((1 << phase & 3) << phase_shift) | (broken << broken_shift)
+            for direction in range(4)
+            for phase in range(3)
+            for broken in range(2)
         ]
+        self._leader_bits, self._flag_bits = np.array(leader_bits, U64), np.array(flag_bits, U64)
+        self._leader_list, self._flag_list = leader_bits, flag_bits  # the same, for the B = 1 path
+        self._breaks = int(engine.breaks)
 
     def _gather_index(self, seats: np.ndarray) -> np.ndarray:
         """Flat indices (B, P) into a (B, P) array of every relative seat's entry."""
@@ -227,13 +218,10 @@ class Observer:
         hands, held, voids = s.hands[0].tolist(), s.held[0].tolist(), s.voids[0].item()
         trick = [1 << c if c < 64 else 0 for c in s.trick[0].tolist()]
         leader, direction, phase = s.leader[0].item(), s.pass_direction[0].item(), s.phase[0].item()
-        shifts = self._misc_shifts
         n = len(rel)
         misc = ((voids >> 4 * seat) | (voids << 4 * (n - seat))) & ((1 << 4 * n) - 1)
-        misc |= 1 << ((leader - seat) % len(rel) + shifts[0])
-        misc |= 1 << (direction + shifts[1])
-        misc |= (1 << phase & 3) << shifts[2]
-        misc |= (s.played[0].item() & self._breaks != 0) << shifts[3]
+        misc |= self._leader_list[n * seat + leader]
+        misc |= self._flag_list[(3 * direction + phase) * 2 + (s.played[0].item() & self._breaks != 0)]
         words = [hands[seat], *(held[q] & ~hands[q] for q in rel), *trick]
         words += [s.chosen[0, seat].item(), s.received[0, seat].item(), misc]
         self._write_bits(np.array([words], dtype=U64), out)

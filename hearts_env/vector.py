@@ -30,7 +30,8 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from hearts_env.bits import BIT, ZERO, unpack
+from hearts_env.bits import ZERO, unpack
+from hearts_env.engine import action_bits
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
 from hearts_env.table import Table
@@ -350,8 +351,7 @@ class HeartsVectorEnv(VectorEnv):
         """With workers: refuse an illegal action before any shard steps (state unchanged)."""
         if self.rules.illegal_action == "terminate":
             return
-        clipped = np.clip(actions.astype(np.int64), 0, 64)
-        bad = ((self._buffers.legal & BIT[clipped]) == ZERO) | (actions >= self.num_actions)
+        bad = (self._buffers.legal & action_bits(actions.astype(np.int64))) == ZERO
         if not bad.any():
             return
         game = int(np.flatnonzero(bad)[0])

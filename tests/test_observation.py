@@ -74,6 +74,8 @@ def test_pieces_match_the_state(preset: str, players: int) -> None:
                 np.testing.assert_allclose(
                     lay.view(obs, name)[g], value, rtol=1e-6, err_msg=f"{name} @ {step}"
                 )
+            one = table.observer(table.state.take(np.array([g])), seats[g : g + 1])  # the B = 1 path
+            np.testing.assert_array_equal(one[0], obs[g])
         result = table.step(random_bit(table.engine.legal(table.state), rng))
         if result.deal_ended.any():
             table.redeal(np.flatnonzero(result.deal_ended))

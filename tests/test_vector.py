@@ -160,18 +160,22 @@ def test_workers_step_their_shards_exactly_like_separate_envs(copy: bool) -> Non
         env.close()
 
 
-def test_workers_refuse_an_illegal_action_before_any_shard_steps() -> None:
+@pytest.mark.parametrize("bad", ["unheld", -1, 999])
+def test_workers_refuse_an_illegal_action_before_any_shard_steps(bad: str | int) -> None:
     env = hearts_env.vector_env("hearts", num_envs=6, seed=0, num_workers=2)
     try:
-        obs, _ = env.reset()
+        # the same held deal everywhere: each game's only legal card is 2♣, card index 0, which a
+        # careless clip of -1 would accept
+        hands = [" ".join(r + s for r in "23456789TJQKA").split() for s in "CDHS"]
+        obs, _ = env.reset(options={"hands": hands, "pass_direction": "hold"})
         actions = random_actions(obs, np.random.default_rng(0))
-        actions[4] = int(np.flatnonzero(obs["action_mask"][4] == 0)[0])
+        actions[4] = int(np.flatnonzero(obs["action_mask"][4] == 0)[0]) if bad == "unheld" else bad
         with pytest.raises(ValueError, match=r"game 4: seat \d"):
             env.step(actions)
         legal = random_actions(obs, np.random.default_rng(0))
         after, *_ = env.step(legal)
         fresh = hearts_env.vector_env("hearts", num_envs=6, seed=0, num_workers=2)
-        fresh.reset()
+        fresh.reset(options={"hands": hands, "pass_direction": "hold"})
         expected, *_ = fresh.step(legal)  # the refused step had changed nothing
         fresh.close()
         np.testing.assert_array_equal(after["observation"], expected["observation"])
