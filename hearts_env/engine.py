@@ -106,24 +106,26 @@ class State:
     pass as well as cards in the trick, and every deal is a multiple of P decisions, so games
     started together stay in lockstep whatever their pass directions. See :meth:`sync`."""
 
-    def _arrays(self) -> list[str]:
+    def array_fields(self) -> list[str]:
+        """Names of the array fields (everything but the derived ``lockstep`` flags)."""
         return [f.name for f in fields(self) if f.name not in ("lockstep", "all_playing")]
+
 
     def copy(self) -> State:
         """A deep copy (arrays copied)."""
-        part = State(**{name: getattr(self, name).copy() for name in self._arrays()})
+        part = State(**{name: getattr(self, name).copy() for name in self.array_fields()})
         part.lockstep, part.all_playing = self.lockstep, self.all_playing
         return part
 
     def take(self, rows: np.ndarray) -> State:
         """The games at ``rows`` as a new state."""
-        part = State(**{name: getattr(self, name)[rows].copy() for name in self._arrays()})
+        part = State(**{name: getattr(self, name)[rows].copy() for name in self.array_fields()})
         part.sync()
         return part
 
     def put(self, rows: np.ndarray, other: State) -> None:
         """Overwrite the games at ``rows`` with ``other``'s."""
-        for name in self._arrays():
+        for name in self.array_fields():
             getattr(self, name)[rows] = getattr(other, name)
         self.sync()
 

@@ -26,7 +26,10 @@ from hearts_env.cards import (
 PASS_DIRECTIONS = ("left", "right", "across", "hold")
 FIRST_LEADS = ("lowest_club", "any_club", "eldest")
 HEARTS_BREAKS = ("heart", "heart_or_queen", "free")
-MOONS = ("old", "new", "no_points", "none", "shooter_choice", "slam")
+MOONS = ("old", "new", "no_points", "none", "auto_choice", "shooter_choice", "slam")
+AVAILABLE_MOONS = ("old", "new", "no_points", "none", "auto_choice", "slam")
+"""``"shooter_choice"`` (the shooter decides, RULES.md §2) needs decisions other than cards: not yet."""
+FIRST_TRICK_ALL_PENALTY = ("play", "redeal", "not_counted", "to_lowest")
 MOON_CARDS = ("penalty", "counting")
 SCORINGS = ("points", "royal")
 SETTLEMENTS = ("points", "howell", "jackpot", "lowest_wins_chips", "maria")
@@ -77,6 +80,15 @@ class Rules:
     """Hearts unbroken and Q♠ the only non-heart: the leader may lead a heart too."""
     no_points_first_trick: bool = True
     """No penalty card (positive points) on the first trick unless nothing else is legal."""
+    no_heart_lead_first_trick: bool = False
+    """No heart may be led to the first trick unless the leader holds only hearts (Culbertson's
+    Greek Hearts), whatever ``hearts_break`` says."""
+    first_trick_all_penalty: str = "play"
+    """A hand of only penalty cards at the start of play (RULES.md §2; needs
+    ``no_points_first_trick``): ``"play"`` (it plays one, scored normally), ``"redeal"`` (the
+    deal is cancelled: nobody scores, the same dealer deals again), ``"not_counted"`` (the
+    penalty cards of the first trick score nothing), ``"to_lowest"`` (the first trick is set
+    aside and goes, at the end of the deal, to the player with the lowest non-zero points)."""
     club_play: bool = False
     """The Q♠ holder must play it at the first opportunity (void in the suit led, or following
     a spade trick already headed by A♠ or K♠)."""
@@ -88,8 +100,10 @@ class Rules:
     scoring: str = "points"
     """``"points"``: sum of card points; ``"royal"``: Royal Hearts' queen effects."""
     moon: str = "old"
-    """``"old"``, ``"new"``, ``"no_points"``, ``"none"``, ``"shooter_choice"``, ``"slam"``
-    (the shooter scores minus the penalty total, everyone else 0 — Omnibus)."""
+    """``"old"``, ``"new"``, ``"no_points"``, ``"none"``, ``"auto_choice"`` (old moon unless
+    adding to the others would end the game without the shooter lowest: then new moon),
+    ``"slam"`` (the shooter scores minus the penalty total, everyone else 0 — Omnibus).
+    ``"shooter_choice"`` (the shooter's own decision) is not available yet."""
     moon_cards: str = "penalty"
     """What a moon needs: every ``"penalty"`` card (positive points) or every ``"counting"``
     card (non-zero points, bonus cards too)."""

@@ -18,6 +18,24 @@ from hearts_env.observation import Observer
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
 REWARDS = ("points", "zero_sum", "chips")
+STATE_FORMAT, STATE_VERSION = "hearts_env.table", 1
+"""What :meth:`Table.state_dict` writes: bump the version when the fields change meaning."""
+
+
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+@dataclass(frozen=True)
+class ResetPlan:
+    """A checked ``reset`` request (see :meth:`Table.parse_reset`)."""
+
+    seed: int | None
+    dealer: int | None
+    pass_direction: str | None
+    masks: tuple[int, ...] | None
+    """One hand mask per seat and the kitty last, for a given deal; None: deal from the seed."""
+    new_game: bool
 
 
 @dataclass
@@ -57,36 +75,84 @@ class Table:
         self._no_games.flags.writeable = False  # shared "nothing happened" flags
 
     # ------------------------------------------------------------------ starting deals
-    def reset(
-        self, seed: int | None = None, options: Mapping[str, Any] | None = None, new_game: bool = True
-    ) -> None:
-        """Start a deal in every game: a new game, or (``new_game=False``) each game's next deal.
+    def parse_reset(self, seed: Any = None, options: Any = None) -> ResetPlan:
+        """Check ``reset(seed, options)`` without changing anything; the plan :meth:`reset` runs.
 
-        ``options``: ``hands`` (one list of cards per seat, as dealt; the same deal in every
-        game), ``dealer`` (int) and ``pass_direction`` (``"left"`` …). Unknown keys are ignored.
-        Everything is validated before any state changes.
+        Raises ``TypeError`` / ``ValueError`` naming the offending value. Unknown option keys
+        are ignored (PettingZoo's API test passes one).
         """
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
-        options = dict(options or {})
-        dealer = options.get("dealer")
-        direction = options.get("pass_direction")
         n = self.rules.num_players
-        if dealer is not None and (not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n):
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        if seed is not None and (
+            isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0
+        ):
+            raise TypeError(f"seed must be a non-negative int or None, got {seed!r}")
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise TypeError(
+                f"reset options must be a dict such as {{'dealer': 0}} or None, got "
+                f"{type(options).__name__} {options!r}"
+            )
+        dealer = options.get("dealer")
+        if dealer is not None:
+            if isinstance(dealer, (bool, np.bool_)) or not isinstance(dealer, (int, np.integer)):
+                raise TypeError(f"dealer must be an int seat 0..{n - 1}, got {dealer!r}")
+            if not 0 <= dealer < n:
+                raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        direction = options.get("pass_direction")
         if direction is not None:
-            if direction not in PASS_DIRECTIONS:
+            if not isinstance(direction, str) or direction not in PASS_DIRECTIONS:
                 raise ValueError(
                     f"pass_direction must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}"
                 )
             if direction == "across" and n % 2:
-                raise ValueError(f"cannot pass across with {n} players")
+                raise ValueError(f"pass_direction='across' is impossible with {n} players")
             if direction != "hold" and self.rules.pass_count == 0:
-                raise ValueError(f"{self.rules.preset} has no passing (pass_count=0); use 'hold'")
+                raise ValueError(
+                    f"pass_direction={direction!r}: {self.rules.preset} has no passing (pass_count=0); "
+                    "use 'hold'"
+                )
+        new_game = options.get("new_game", False)
+        if not isinstance(new_game, (bool, np.bool_)):
+            raise TypeError(f"new_game must be True or False, got {new_game!r}")
+        masks = None
         if options.get("hands") is not None:
-            masks = self.engine.hands_from_cards(options["hands"], options.get("kitty"))
-            hands = np.tile(np.array(masks[:-1], dtype=np.uint64), (self.num_games, 1))
-            kitty = np.full(self.num_games, masks[-1], dtype=np.uint64)
+            hands, kitty = options["hands"], options.get("kitty")
+            if not _is_sequence(hands) or not all(_is_sequence(h) for h in hands):
+                raise TypeError(
+                    f"hands must be a list of {n} lists of cards (e.g. [['2C', 'QS', ...], ...]), "
+                    f"got {hands!r}"
+                )
+            if kitty is not None and not _is_sequence(kitty):
+                raise TypeError(f"kitty must be a list of cards, got {kitty!r}")
+            masks = self.engine.hands_from_cards(
+                [list(h) for h in hands], None if kitty is None else list(kitty)
+            )
+        return ResetPlan(
+            None if seed is None else int(seed),
+            None if dealer is None else int(dealer),
+            direction,
+            masks,
+            bool(new_game),
+        )
+
+    def reset(
+        self, seed: Any = None, options: Mapping[str, Any] | None = None, new_game: bool = True
+    ) -> None:
+        """Start a deal in every game: a new game, or (``new_game=False``) each game's next deal.
+
+        ``options``: ``hands`` (one list of cards per seat, as dealt; the same deal in every
+        game), ``kitty``, ``dealer`` (int), ``pass_direction`` (``"left"`` …) and ``new_game``
+        (``True`` forces a new game). Unknown keys are ignored. Everything is validated before
+        anything changes: a failed reset leaves the games and the random generator as they were.
+        """
+        plan = self.parse_reset(seed, options)
+        new_game = new_game or plan.new_game
+        if plan.seed is not None:
+            self.rng = np.random.default_rng(plan.seed)
+        if plan.masks is not None:
+            hands = np.tile(np.array(plan.masks[:-1], dtype=np.uint64), (self.num_games, 1))
+            kitty = np.full(self.num_games, plan.masks[-1], dtype=np.uint64)
         else:
             hands, kitty = self.engine.random_hands(self.rng, self.num_games)
         finished = self.state.game_over if not new_game else np.ones(self.num_games, bool)
@@ -97,8 +163,10 @@ class Table:
             hands,
             kitty,
             finished.copy(),
-            None if dealer is None else np.full(self.num_games, dealer),
-            None if direction is None else np.full(self.num_games, PASS_DIRECTIONS.index(direction)),
+            None if plan.dealer is None else np.full(self.num_games, plan.dealer),
+            None
+            if plan.pass_direction is None
+            else np.full(self.num_games, PASS_DIRECTIONS.index(plan.pass_direction)),
         )
 
     def deal_masks(
@@ -214,6 +282,71 @@ class Table:
             others = (points.sum(axis=1, keepdims=True) - points) / (n - 1)
             return others - points
         return s.chips[rows].copy()
+
+    # ------------------------------------------------------------------ saving
+    def state_dict(self) -> dict[str, Any]:
+        """Everything needed to continue these games later, as plain values: numpy arrays
+        (int64, uint64, float64, bool), ints and strings (no pickled objects), versioned.
+
+        ``{"format", "version", "rules", "num_games", "reward", "fields": {name: array},
+        "rng": the generator's state dict}``. Restore with :meth:`load_state_dict`.
+        """
+        s = self.state
+        return {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "rules": self.rules.describe(),
+            "num_games": self.num_games,
+            "reward": self.reward,
+            "fields": {name: getattr(s, name).copy() for name in s.array_fields()},
+            "rng": self.rng.bit_generator.state,
+        }
+
+    def load_state_dict(self, saved: Mapping[str, Any], source: str = "the saved state") -> None:
+        """Put back what :meth:`state_dict` returned; ``source`` names it in error messages.
+
+        Raises ``ValueError`` (nothing changed) when it is not a table state, is of another
+        version, rules or batch size, or misses a field or has one of the wrong shape or dtype.
+        """
+
+        def refuse(why: str) -> ValueError:
+            return ValueError(f"{source} is not a usable table state: {why}")
+
+        if not isinstance(saved, Mapping) or saved.get("format") != STATE_FORMAT:
+            raise refuse(f"expected a dict with format {STATE_FORMAT!r}")
+        if saved.get("version") != STATE_VERSION:
+            raise refuse(f"version {saved.get('version')!r}, this code reads version {STATE_VERSION}")
+        if saved.get("rules") != self.rules.describe():
+            raise refuse("it was saved with other rules")
+        if saved.get("num_games") != self.num_games or saved.get("reward") != self.reward:
+            raise refuse(
+                f"it holds {saved.get('num_games')!r} games with reward {saved.get('reward')!r}, not "
+                f"{self.num_games} with {self.reward!r}"
+            )
+        fields_ = saved.get("fields")
+        names = self.state.array_fields()
+        if not isinstance(fields_, Mapping) or set(fields_) != set(names):
+            have = set(fields_) if isinstance(fields_, Mapping) else set()
+            raise refuse(f"fields missing {sorted(set(names) - have)}, unknown {sorted(have - set(names))}")
+        arrays = {}
+        for name in names:
+            like, value = getattr(self.state, name), fields_[name]
+            if not isinstance(value, np.ndarray) or value.shape != like.shape or value.dtype != like.dtype:
+                got = (
+                    f"{value.dtype} {value.shape}" if isinstance(value, np.ndarray) else type(value).__name__
+                )
+                raise refuse(f"field {name!r} should be {like.dtype} {like.shape}, got {got}")
+            arrays[name] = value
+        rng = np.random.default_rng()
+        try:
+            rng.bit_generator.state = saved.get("rng")
+        except (TypeError, ValueError, KeyError) as error:
+            raise refuse(f"bad generator state ({error})") from None
+        for name, value in arrays.items():
+            getattr(self.state, name)[...] = value
+        self.state.sync()
+        self.rng = rng
+        self._legal = None
 
     # ------------------------------------------------------------------ views
     def observe(

@@ -1,0 +1,62 @@
+"""The observation and action spaces of every environment: one source of truth.
+
+Both the PettingZoo env and the vector env take their spaces from here, and the bounds come from
+the rules and the observation layout, so ``space.contains(obs)`` holds for every observation
+any preset can produce (Omnibus' and Royal Hearts' bonus cards make some values negative).
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+
+from hearts_env.observation import POINT_SCALE, Layout, layout
+from hearts_env.rules import Rules
+
+_REAL_PIECES = ("card_values", "points_taken", "scores", "deal_index")
+"""The real-valued pieces; every other piece holds 0/1 values."""
+
+
+def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) float32 vectors of the flat observation for ``rules``.
+
+    0/1 pieces are within [0, 1]; ``card_values`` within [min(v, 0), max(v, 0)] per card;
+    ``points_taken`` within the sums of the negative and of the positive card values;
+    ``scores`` are unbounded (game totals), ``deal_index`` is at least 0.
+    """
+    lay = lay or layout(rules)
+    low = np.zeros(lay.size, np.float32)
+    high = np.ones(lay.size, np.float32)
+    values = np.array(rules.card_points[: lay.shape("card_values")[0]], np.float64) * POINT_SCALE
+    sl = lay.slices
+    low[sl["card_values"]] = np.minimum(values, 0).astype(np.float32)
+    high[sl["card_values"]] = np.maximum(values, 0).astype(np.float32)
+    in_play = np.array(rules.card_points, np.float64)[list(rules.deck.cards)]
+    low[sl["points_taken"]] = np.float32(in_play[in_play < 0].sum() * POINT_SCALE)
+    high[sl["points_taken"]] = np.float32(in_play[in_play > 0].sum() * POINT_SCALE)
+    low[sl["scores"]], high[sl["scores"]] = -np.inf, np.inf
+    high[sl["deal_index"]] = np.inf
+    return low, high
+
+
+def observation_space(rules: Rules, lay: Layout | None = None) -> gymnasium.spaces.Dict:
+    """One agent's observation space: ``{"observation": Box (D,) float32, "action_mask": Box
+    (A,) int8 in {0, 1}}``."""
+    lay = lay or layout(rules)
+    low, high = observation_bounds(rules, lay)
+    return gymnasium.spaces.Dict(
+        {
+            "observation": gymnasium.spaces.Box(low, high, (lay.size,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (num_actions(rules),), np.int8),
+        }
+    )
+
+
+def num_actions(rules: Rules) -> int:
+    """Actions of the ``Discrete`` action space: one per card slot (52, 54 with jokers)."""
+    return 52 + rules.jokers
+
+
+def action_space(rules: Rules) -> gymnasium.spaces.Discrete:
+    """One agent's action space: a card index."""
+    return gymnasium.spaces.Discrete(num_actions(rules))
