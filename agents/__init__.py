@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 from typing import Any
 
 from agents.base import Agent, Observation
@@ -111,6 +112,27 @@ def parse_value(text: str) -> Any:
     return text
 
 
+def parse_option(text: str) -> tuple[str, Any]:
+    """A command-line rule option ``KEY=VALUE`` -> ``(key, value)``, the one reading of every command.
+
+    ``VALUE`` is JSON when it starts with ``[`` or ``{`` (``card_points={"JD": -10}``), a list when
+    it holds commas (``pass_directions=left,right``: each item read by :func:`parse_value`), or
+    else one value read by :func:`parse_value`. Raises ``ValueError`` naming ``text``.
+    """
+    key, sep, value = text.partition("=")
+    key, value = key.strip(), value.strip()
+    if not sep or not key:
+        raise ValueError(f"write a rule option as KEY=VALUE (e.g. moon=new), got {text!r}")
+    if value[:1] in ("[", "{"):
+        try:
+            return key, json.loads(value)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"option {key}: {value!r} is not valid JSON ({error})") from None
+    if "," in value:
+        return key, [parse_value(item.strip()) for item in value.split(",")]
+    return key, parse_value(value)
+
+
 def from_spec(spec: str, rules: Rules) -> Agent:
     """The agent a spec names, for ``rules``."""
     name, params = parse_spec(spec)
@@ -127,6 +149,7 @@ __all__ = [
     "from_spec",
     "make",
     "names",
+    "parse_option",
     "parse_spec",
     "parse_value",
 ]

@@ -15,12 +15,15 @@ Illegal cards get the logit :data:`ILLEGAL_LOGIT`, so their probability is exact
 Policy file (``torch.save`` of a dict, loaded with ``weights_only=True``): ``format``,
 ``preset``, ``num_players``, ``rules`` (``Rules.describe()``), ``obs_size``, ``num_actions``,
 ``hidden`` (layer widths), ``model`` (the state dict) and ``trained`` (how it was trained).
+Every file is read by :func:`load_file`: tensors and plain Python values only, so a crafted
+file cannot run code; a damaged, empty or foreign file is one ``ValueError`` naming it.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,6 +45,8 @@ except ImportError as error:  # pragma: no cover - only without the training ext
 
 FORMAT = "hearts-env-ppo/1"
 """Version tag of the policy file layout."""
+CHECKPOINT_FORMAT = "hearts-env-ppo-checkpoint"
+"""``format`` of a :mod:`training.ppo` resume checkpoint (its ``version`` says which layout)."""
 ILLEGAL_LOGIT = -1e9
 """Logit given to illegal cards: exp() underflows to exactly 0, yet entropies stay finite."""
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "checkpoints"
@@ -111,20 +116,89 @@ def save_atomic(obj: Any, path: str | Path) -> None:
     os.replace(partial, path)
 
 
+def _unsafe_reason(error: Exception) -> str:
+    """The line of torch's weights-only refusal that says what was refused."""
+    for line in str(error).splitlines():
+        if re.search(r"[Uu]nsupported", line):
+            line = re.split(
+                r" was not an allowed| whose module|\. ", line.replace("WeightsUnpickler error:", "")
+            )[0]
+            return " ".join(line.split()).rstrip(".")
+    return "objects beyond tensors and plain values"
+
+
+def load_file(path: str | Path, what: str, hint: str = "") -> Any:
+    """The content of a ``torch.save`` file at ``path``, read with ``weights_only=True``: tensors
+    and plain values (dict, list, tuple, str, int, float, bool, None) only, so nothing in the
+    file can run code. ``what`` (e.g. ``"a PPO policy file"``) names the expected content;
+    ``hint`` is added to the message of a refused file.
+
+    Raises ``FileNotFoundError`` when there is no file, and one ``ValueError`` naming the file and
+    what is wrong when it is empty, truncated, not a torch file or holds anything else.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no {what} at {path}")
+    if path.stat().st_size == 0:
+        raise ValueError(f"{path} is empty, not {what}")
+    with path.open("rb") as f:  # a file that cannot be read raises its own OSError here
+        f.read(1)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch warns about pickle protocols before refusing
+            return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as error:
+        raise ValueError(
+            f"{path} is refused, not read as {what}: it is not only tensors and plain values "
+            f"({_unsafe_reason(error)}: a damaged, foreign or crafted file); nothing in it was run{hint}"
+        ) from None
+    except Exception as error:  # noqa: BLE001 - torch raises many kinds on a damaged file
+        detail = " ".join(str(error).split(". ")[0].split())
+        raise ValueError(
+            f"{path} is truncated, damaged or not a file torch.save wrote, not {what} "
+            f"({type(error).__name__}: {detail[:200]})"
+        ) from None
+
+
 def load_policy(path: str | Path) -> dict[str, Any]:
-    """Read a policy file from ``path`` (tensors and plain values only: nothing is unpickled)."""
+    """Read a policy file from ``path`` (tensors and plain values only: nothing is unpickled).
+
+    Raises ``FileNotFoundError`` or one ``ValueError`` naming the file and what is wrong.
+    """
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no PPO checkpoint at {path}")
-    try:
-        content = torch.load(path, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError:
-        raise ValueError(
-            f"{path} holds more than a policy (a training checkpoint?): play the policy.pt beside it"
-        ) from None
+    content = load_file(path, "a PPO policy file")
+    if isinstance(content, dict) and content.get("format") == CHECKPOINT_FORMAT:
+        raise ValueError(f"{path} is a training checkpoint, not a policy file: play the policy.pt beside it")
     if not isinstance(content, dict) or content.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a PPO policy file of format {FORMAT}")
+        got = (
+            f"a {type(content).__name__}" if not isinstance(content, dict)
+            else "a dict without a 'format' entry" if "format" not in content
+            else f"format {content['format']!r}"
+        )  # fmt: skip
+        raise ValueError(f"{path} is not a PPO policy file of format {FORMAT}: it holds {got}")
+    problems = [key for key, ok in _POLICY_FIELDS.items() if not ok(content.get(key))]
+    if problems:
+        raise ValueError(f"{path} is not a usable PPO policy file: bad or missing {', '.join(problems)}")
     return content
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+_POLICY_FIELDS = {
+    "preset": lambda v: isinstance(v, str),
+    "num_players": _is_int,
+    "rules": lambda v: isinstance(v, dict),
+    "obs_size": _is_int,
+    "num_actions": _is_int,
+    "hidden": lambda v: isinstance(v, (list, tuple)) and all(_is_int(h) for h in v),
+    "model": lambda v: isinstance(v, dict) and all(isinstance(t, torch.Tensor) for t in v.values()),
+    "trained": lambda v: v is None or isinstance(v, dict),
+}
+"""What each entry of a policy file must be."""
 
 
 def network_from(content: dict[str, Any]) -> PolicyValueNet:
@@ -163,10 +237,17 @@ class PPOAgent(Agent):
         self.checkpoint = str(checkpoint)
         content = load_policy(checkpoint)
         self._check(content)
-        self.trained = content.get("trained", {})
+        self.trained = content.get("trained") or {}
         self.greedy = greedy
         self.device = torch.device(device)
-        self.net = network_from(content).to(self.device)
+        try:
+            net = network_from(content)
+        except (RuntimeError, ValueError, TypeError) as error:
+            raise ValueError(
+                f"{checkpoint} is not a usable PPO policy file: its model does not match its sizes "
+                f"({' '.join(str(error).split())[:300]})"
+            ) from None
+        self.net = net.to(self.device)
 
     @classmethod
     def from_network(cls, rules: Rules, net: PolicyValueNet, greedy: bool = False) -> PPOAgent:

@@ -22,6 +22,8 @@ so the game goes on; the count must be 0).
 
 Resuming: the JSON file is rewritten after every round and holds everything needed to go on; run
 the same command again and it continues where it stopped (a different configuration refuses).
+A file that is not such a record (empty, truncated, not JSON, edited by hand into an inconsistent
+state) is refused with one ``ValueError`` naming it and what is wrong.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import numpy as np
 
 from agents import Agent, from_spec, parse_spec
 from agents.base import random_legal
+from benchmarks.cli import non_negative_int, positive_int
 from hearts_env.presets import make_rules
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 from hearts_env.table import Table
@@ -66,6 +69,24 @@ class TournamentConfig:
     """Duplicate tables played side by side (each plays ``deals / tables`` deals in sequence)."""
     seed: int = 0
     """Seed of the deals and of the agents' random numbers."""
+
+    def validate(self) -> TournamentConfig:
+        """Check every field (``TypeError`` / ``ValueError`` naming it and the value); returns ``self``."""
+        if not isinstance(self.preset, str):
+            raise TypeError(f"preset must be a str, got {type(self.preset).__name__} {self.preset!r}")
+        if self.num_players is not None:
+            self.num_players = positive_int.check("num_players", self.num_players)
+        if not isinstance(self.options, dict) or not all(isinstance(k, str) for k in self.options):
+            raise TypeError(f"options must be a dict of rule option names to values, got {self.options!r}")
+        if not isinstance(self.agents, (list, tuple)) or not all(isinstance(a, str) for a in self.agents):
+            raise TypeError(f"agents must be a list of agent specs such as ['strategy'], got {self.agents!r}")
+        self.agents = list(self.agents)
+        for spec in self.agents:
+            parse_spec(spec)
+        self.deals = positive_int.check("deals", self.deals)
+        self.tables = positive_int.check("tables", self.tables)
+        self.seed = non_negative_int.check("seed", self.seed)
+        return self
 
     def rules(self) -> Rules:
         """The rules every table plays."""
@@ -107,7 +128,7 @@ class Tournament:
     def __init__(
         self, config: TournamentConfig, json_path: str | Path | None = None, progress: bool = True
     ) -> None:
-        self.config = config
+        self.config = config.validate()
         self.json_path = Path(json_path) if json_path else None
         self.progress = progress
         self.rules = config.rules()
@@ -125,26 +146,115 @@ class Tournament:
         self.record = self._load() or self._empty_record()
 
     # ------------------------------------------------------------------ records
+    COUNTERS = ("seat_deals", "games", "wins", "moons_shot", "moons_allowed", "illegal")
+    """Per-agent counters of the record (``wins`` is fractional: shared between tied winners)."""
+
     def _empty_record(self) -> dict[str, Any]:
-        counters = ("seat_deals", "games", "wins", "moons_shot", "moons_allowed", "illegal")
         return {
             "rounds_done": 0,
             "elapsed_s": 0.0,
             "per_deal": [],
-            "counters": {name: {c: 0 for c in counters} for name in self.names},
+            "counters": {name: {c: 0 for c in self.COUNTERS} for name in self.names},
             "table_state": None,
         }
 
     def _load(self) -> dict[str, Any] | None:
         if self.json_path is None or not self.json_path.exists():
             return None
-        saved = json.loads(self.json_path.read_text())
-        if saved.get("config") != asdict(self.config):
+        path = self.json_path
+
+        def refuse(why: str) -> ValueError:
+            return ValueError(
+                f"{path} is not a usable tournament record: {why}; delete it (or choose another --json) "
+                "to start this tournament afresh"
+            )
+
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise refuse("it is not text") from None
+        if not text.strip():
+            raise refuse("it is empty")
+        try:
+            saved = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise refuse(f"it is not valid JSON (truncated or edited? {error})") from None
+        if not isinstance(saved, dict) or "config" not in saved or "progress" not in saved:
+            raise refuse("it has no 'config' and 'progress' entries (not written by a tournament)")
+        if saved["config"] != asdict(self.config):
             raise ValueError(
-                f"{self.json_path} holds a different tournament ({saved.get('config')}); "
+                f"{path} holds a different tournament ({saved['config']}); "
                 "delete it or choose another --json to start this one"
             )
+        try:
+            self._check_record(saved["progress"])
+        except (TypeError, ValueError) as error:
+            raise refuse(f"its progress is inconsistent: {error}") from None
         return saved["progress"]
+
+    def _check_record(self, record: Any) -> None:
+        """``ValueError`` saying what is wrong when ``record`` is not progress this tournament
+        could have written (consistent counts, right shapes, finite non-negative numbers)."""
+        if not isinstance(record, dict) or set(record) != set(self._empty_record()):
+            keys = sorted(record) if isinstance(record, dict) else type(record).__name__
+            raise ValueError(f"expected the entries {sorted(self._empty_record())}, got {keys}")
+        rounds, tables, agents = self.config.rounds, self.tables, len(self.names)
+        done = record["rounds_done"]
+        if isinstance(done, bool) or not isinstance(done, int) or not 0 <= done <= rounds:
+            raise ValueError(f"rounds_done must be an int from 0 to {rounds}, got {done!r}")
+        if not _is_number(record["elapsed_s"]):
+            raise ValueError(f"elapsed_s must be a non-negative number, got {record['elapsed_s']!r}")
+        per_deal = record["per_deal"]
+        if not isinstance(per_deal, list) or len(per_deal) != done * tables:
+            got = len(per_deal) if isinstance(per_deal, list) else type(per_deal).__name__
+            raise ValueError(f"per_deal must hold rounds_done x tables = {done * tables} rows, got {got}")
+        for i, row in enumerate(per_deal):
+            if (
+                not isinstance(row, list)
+                or len(row) != agents
+                or not all(_is_number(x, negative=True) for x in row)
+            ):
+                raise ValueError(f"per_deal row {i} must be {agents} finite numbers, got {row!r}")
+        counters = record["counters"]
+        if not isinstance(counters, dict) or set(counters) != set(self.names):
+            got = sorted(counters) if isinstance(counters, dict) else type(counters).__name__
+            raise ValueError(f"counters must be kept for exactly the agents {self.names}, got {got}")
+        for a, name in enumerate(self.names):
+            c = counters[name]
+            if not isinstance(c, dict) or set(c) != set(self.COUNTERS):
+                raise ValueError(f"counters of {name!r} must be {list(self.COUNTERS)}, got {c!r}")
+            for key in self.COUNTERS:
+                whole = key != "wins"
+                if not _is_number(c[key], whole=whole):
+                    kind = "a non-negative int" if whole else "a non-negative number"
+                    raise ValueError(f"counter {key!r} of {name!r} must be {kind}, got {c[key]!r}")
+            seat_deals = int((self.agent_of == a).sum()) * tables * done
+            if c["seat_deals"] != seat_deals:
+                raise ValueError(
+                    f"{name!r} played {seat_deals} seat-deals in {done} rounds, the record says "
+                    f"{c['seat_deals']}"
+                )
+            if c["wins"] > c["games"] + 1e-6:
+                raise ValueError(f"{name!r} won {c['wins']} of {c['games']} games")
+        state = record["table_state"]
+        if done == 0:
+            if state is not None:
+                raise ValueError("table_state must be null before the first round")
+            return
+        b, p = self.batch, self.rules.num_players
+        shapes = {"totals": (b, p), "game_over": (b,), "deal_index": (b,)}
+        if not isinstance(state, dict) or set(state) != set(shapes):
+            raise ValueError(f"table_state must hold {sorted(shapes)}, got {state!r:.200}")
+        for key, shape in shapes.items():
+            value = np.array(state[key], dtype=object)
+            kind = bool if key == "game_over" else int
+            ok = value.shape == shape and all(
+                isinstance(x, kind) and (kind is bool or not isinstance(x, bool)) for x in value.flat
+            )
+            if not ok:
+                raise ValueError(f"table_state {key!r} must be a {shape} list of {kind.__name__}s")
+        if any(x < 0 for x in state["deal_index"]):
+            raise ValueError("table_state 'deal_index' must not be negative")
 
     def _save(self) -> None:
         if self.json_path is None:
@@ -286,6 +396,13 @@ class Tournament:
             "config": asdict(self.config),
             "progress": self.record,
         }
+
+
+def _is_number(value: Any, negative: bool = False, whole: bool = False) -> bool:
+    """A JSON number (not a bool) that is finite, an int when ``whole``, ``>= 0`` unless ``negative``."""
+    if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)):
+        return False
+    return math.isfinite(value) and (negative or value >= 0)
 
 
 def _mean_ci(values: np.ndarray) -> tuple[float | None, float | None]:

@@ -100,6 +100,11 @@ class State:
     pool: np.ndarray  # (B,) float64: jackpot carried over
     game_over: np.ndarray  # (B,) bool: the last finished deal ended the game
     moon_shooter: np.ndarray  # (B,) int64: seat that shot the moon in the last deal, -1 if none
+    first_trick_winner: np.ndarray  # (B,) int64: who won the first trick (and the kitty), -1 before
+    all_penalty: np.ndarray  # (B,) bool: a hand held only penalty cards at the start of play
+    uncounted: np.ndarray  # (B,) uint64: penalty cards scoring nothing (first_trick_all_penalty)
+    set_aside: np.ndarray  # (B,) uint64: the first trick, set aside for the lowest scorer
+    cancelled: np.ndarray  # (B,) bool: the deal was cancelled (first_trick_all_penalty="redeal")
     lockstep: bool = False
     """No game is DONE and every game is at the same ``position``: the engine then treats the
     position as one number for the whole batch. ``position`` counts decisions modulo P in the
@@ -109,7 +114,6 @@ class State:
     def array_fields(self) -> list[str]:
         """Names of the array fields (everything but the derived ``lockstep`` flags)."""
         return [f.name for f in fields(self) if f.name not in ("lockstep", "all_playing")]
-
 
     def copy(self) -> State:
         """A deep copy (arrays copied)."""
@@ -163,6 +167,15 @@ class Engine:
         self.discard_first = None if rules.discard_first is None else BIT[rules.discard_first]
         self.card_points = np.array(list(rules.card_points) + [0] * (65 - len(rules.card_points)))
         self.pass_decisions_per_deal = rules.pass_count * self.num_players
+        # A game passing at the start of a step whose deal is cancelled afterwards was
+        # cancelled by this step's exchange (first_trick_all_penalty="redeal").
+        self.cancels_deals = rules.first_trick_all_penalty == "redeal"
+        # The first trick needs its own bookkeeping: its winner takes the kitty, or a hand of
+        # only penalty cards changes how the trick scores.
+        self._first_trick_rules = bool(rules.kitty_size) or rules.first_trick_all_penalty in (
+            "not_counted",
+            "to_lowest",
+        )
         self.offsets = np.array([rules.pass_offset(d) for d in PASS_DIRECTIONS], dtype=np.int64)
         self.next_seat = (np.arange(self.num_players) + 1) % self.num_players
         # _void_bits[5 * seat + suit]: the State.voids bit of seat showing out of suit (a joker
@@ -204,7 +217,8 @@ class Engine:
             phase=np.full(batch, DONE, np.int64), pass_decisions=z(), pass_offset=z(),
             pass_direction=z(), dealer=z(), deal_index=z(), totals=z(p), deal_points=z(p),
             chips=z(p, dtype=np.float64), pool=z(dtype=np.float64), game_over=np.ones(batch, bool),
-            moon_shooter=z() - 1,
+            moon_shooter=z() - 1, first_trick_winner=z() - 1, all_penalty=z(dtype=bool),
+            uncounted=z(dtype=U64), set_aside=z(dtype=U64), cancelled=z(dtype=bool),
         )  # fmt: skip
 
     def shuffled_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
@@ -289,10 +303,12 @@ class Engine:
         k = len(rows)
         p = self.num_players
         new_game = np.asarray(new_game, bool)
+        # A cancelled deal (first_trick_all_penalty="redeal") is dealt again by the same dealer.
+        moves_on = np.where(s.cancelled[rows], 0, 1)
         s.totals[rows] = np.where(new_game[:, None], 0, s.totals[rows])
         s.pool[rows] = np.where(new_game, 0.0, s.pool[rows])
-        s.deal_index[rows] = np.where(new_game, 0, s.deal_index[rows] + 1)
-        s.dealer[rows] = np.where(new_game, 0, (s.dealer[rows] + 1) % p)
+        s.deal_index[rows] = np.where(new_game, 0, s.deal_index[rows] + moves_on)
+        s.dealer[rows] = np.where(new_game, 0, (s.dealer[rows] + moves_on) % p)
         if dealer is not None:
             s.dealer[rows] = dealer
         cycle = np.array([PASS_DIRECTIONS.index(d) for d in self.rules.pass_directions], np.int64)
@@ -316,6 +332,11 @@ class Engine:
         s.best[rows] = -1
         s.game_over[rows] = False
         s.moon_shooter[rows] = -1
+        s.first_trick_winner[rows] = -1
+        s.all_penalty[rows] = False
+        s.uncounted[rows] = ZERO
+        s.set_aside[rows] = ZERO
+        s.cancelled[rows] = False
         passing = s.pass_offset[rows] != 0
         s.phase[rows] = np.where(passing, PASSING, PLAYING)
         s.current[rows] = (s.dealer[rows] + 1) % p
@@ -325,7 +346,17 @@ class Engine:
         s.sync()
 
     def _start_play(self, s: State, rows: np.ndarray) -> None:
-        """After the pass: the first leader (lowest club's holder, or eldest hand) is to act."""
+        """After the pass: the first leader (lowest club's holder, or eldest hand) is to act.
+
+        With ``first_trick_all_penalty`` other than ``"play"``, a hand of only penalty cards is
+        noted here (``all_penalty``); under ``"redeal"`` its deal is cancelled at once."""
+        if self.rules.first_trick_all_penalty != "play":
+            hands = s.hands[rows]
+            s.all_penalty[rows] = ((hands & ~self.penalty) == ZERO).any(axis=1)
+            if self.rules.first_trick_all_penalty == "redeal" and s.all_penalty[rows].any():
+                cancel = rows[s.all_penalty[rows]]
+                self._cancel(s, cancel)
+                rows = rows[~s.all_penalty[rows]]
         s.phase[rows] = PLAYING
         if self.rules.first_lead == "eldest":
             s.leader[rows] = (s.dealer[rows] + 1) % self.num_players
@@ -382,6 +413,9 @@ class Engine:
                 clubs = hand & SUIT_MASK[CLUBS]
                 forced = clubs & (~clubs + U64(1)) if r.first_lead == "lowest_club" else clubs
                 lead = _where(first_trick, forced, lead)
+            if r.no_heart_lead_first_trick and _any(first_trick & leading):
+                no_hearts = lead & ~self.hearts
+                lead = np.where(first_trick & (no_hearts != ZERO), no_hearts, lead)
             legal = _where(leading, lead, following)
         if r.no_points_first_trick and _any(first_trick):
             clean = legal & ~self.penalty
@@ -460,7 +494,7 @@ class Engine:
             passing = s.phase == PASSING
             if passing.all():
                 self._step_pass(s, _ALL, bits, s.current)
-                return np.zeros(len(actions), bool)
+                return s.cancelled & passing if self.cancels_deals else np.zeros(len(actions), bool)
             # Mixed: the whole batch plays (passing games play no card and are masked out where
             # a play would change them), then the passing games pass from their seats before.
             rows = np.flatnonzero(passing)
@@ -469,12 +503,13 @@ class Engine:
                 s, _ALL, np.where(passing, EMPTY, actions), np.where(passing, ZERO, bits), position, ~passing
             )
             self._step_pass(s, rows, bits[rows], seats)
-            return ended
+            return ended | (s.cancelled & passing) if self.cancels_deals else ended
         ended = np.zeros(len(actions), bool)
         passing = np.flatnonzero(s.phase == PASSING)
         playing = np.flatnonzero(s.phase == PLAYING)  # before passing ends: a game acts once
         if len(passing):
             self._step_pass(s, passing, bits[passing], s.current[passing])
+            ended[passing] = s.cancelled[passing]
         if len(playing):
             ended[playing] = self._step_play(s, playing, actions[playing], bits[playing], s.position[playing])
         return ended
@@ -494,6 +529,15 @@ class Engine:
         finished = done == self.pass_decisions_per_deal
         if finished.any():
             self._exchange(s, _subset(rows, finished))
+
+    def _cancel(self, s: State, rows: np.ndarray) -> None:
+        """Cancel the deal in ``rows``: nobody scores, and the next deal has the same dealer."""
+        s.cancelled[rows] = True
+        s.deal_points[rows] = 0
+        s.chips[rows] = 0.0
+        s.moon_shooter[rows] = -1
+        s.phase[rows] = DONE
+        s.lockstep = s.all_playing = False
 
     def _exchange(self, s: State, rows: np.ndarray) -> None:
         """Every seat gives its chosen cards to seat + offset."""
@@ -571,9 +615,22 @@ class Engine:
         if active is not None:
             first &= active
         won = s.trick_mask[rows]
-        if self.kitty_size and first.any():
-            won = won | np.where(first, s.kitty[rows], ZERO)
-        trick_points = self.mask_points(won)
+        scored = None  # the cards whose points count now, where not all of ``won``
+        if self._first_trick_rules and first.any():
+            s.first_trick_winner[rows] = np.where(first, winner, s.first_trick_winner[rows])
+            special = first & s.all_penalty[rows]
+            if special.any():  # first_trick_all_penalty: "not_counted" or "to_lowest"
+                if self.rules.first_trick_all_penalty == "not_counted":
+                    s.uncounted[rows] = np.where(special, won & self.penalty, s.uncounted[rows])
+                    scored = won & ~s.uncounted[rows]
+                else:
+                    s.set_aside[rows] = np.where(special, won, s.set_aside[rows])
+                    won = won & ~s.set_aside[rows]
+            if self.kitty_size:
+                kitty = np.where(first, s.kitty[rows], ZERO)
+                won = won | kitty
+                scored = None if scored is None else scored | kitty
+        trick_points = self.mask_points(won if scored is None else scored)
         taken, points, tricks_won = s.taken.reshape(-1), s.points.reshape(-1), s.tricks_won.reshape(-1)
         taken[flat] |= won
         points[flat] += trick_points
@@ -614,9 +671,19 @@ class Engine:
         ``forfeit`` (seats, one per row) ends the deal at once for an illegal action under
         ``illegal_action="terminate"``: that seat is charged the deal's maximum penalty.
         """
+        rule = self.rules.first_trick_all_penalty
         if forfeit is None:
+            if rule == "to_lowest":
+                s.taken[rows], s.points[rows] = scoring.give_first_trick(
+                    self.rules, s.taken[rows], s.points[rows], s.set_aside[rows], s.first_trick_winner[rows]
+                )
             points, shooter = scoring.deal_points(
-                self.rules, s.taken[rows], s.points[rows], s.tricks_won[rows], s.totals[rows]
+                self.rules,
+                s.taken[rows],
+                s.points[rows],
+                s.tricks_won[rows],
+                s.totals[rows],
+                s.uncounted[rows] if rule == "not_counted" else None,
             )
         else:
             points = np.zeros((len(rows), self.num_players), np.int64)
@@ -624,7 +691,9 @@ class Engine:
             shooter = np.full(len(rows), -1)
         s.deal_points[rows] = points
         s.moon_shooter[rows] = shooter
-        chips, s.pool[rows] = scoring.settle_deal(self.rules, points, s.taken[rows], s.pool[rows])
+        chips, s.pool[rows] = scoring.settle_deal(
+            self.rules, points, s.points[rows], s.taken[rows], shooter, s.pool[rows], s.uncounted[rows]
+        )
         totals = scoring.add_to_totals(self.rules, s.totals[rows], points)
         s.totals[rows] = totals
         over = (totals >= self.rules.target_score).any(axis=1)

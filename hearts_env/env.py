@@ -11,13 +11,25 @@ Passing                ``pass_count`` single-card decisions per seat, seat by se
 Reward                 at the end of each deal, minus the deal's points (``reward="zero_sum"``:
                        the other players' mean points minus one's own; ``"chips"``: settlement)
 Episode                one deal (default) or one game (``episode="game"``)
-Infos                  when a deal ends: ``deal_points`` and ``total_points`` for every agent
+Infos                  when a deal ends: ``deal_points``, ``total_points``, ``game_over``,
+                       ``cancelled`` and ``illegal_action`` for every agent, and ``chips``
+                       where the rules have a settlement (``settlement`` other than points)
+Illegal actions        ``illegal_action="raise"`` (default): ``ValueError`` naming the agent,
+                       the card and why, nothing changes; ``"terminate"``: the offender is
+                       charged the deal's maximum penalty and the episode ends (PettingZoo's
+                       TerminateIllegal convention, for learners that sample unmasked)
 =====================  ======================================================================
 
-``reset(seed=...)`` starts a new game from that seed. In deal episodes, ``reset()`` without a
-seed continues the same game with its next deal (dealer and pass direction move on; a new
-game starts once one ends). ``reset(options={"hands": [...], "dealer": 0,
-"pass_direction": "left"})`` plays a given deal.
+Resetting: ``reset(seed=...)`` starts a new game from that seed. Without a seed, in deal
+episodes (the default) ``reset()`` *continues the game* with its next deal (dealer and pass
+direction move on; a new game starts once one has ended); in game episodes it starts a new
+game. ``reset(options={"new_game": True})`` always starts a new game. ``reset(options={"hands":
+[...], "dealer": 0, "pass_direction": "left"})`` plays a given deal. A failed reset (a bad
+option) changes nothing.
+
+Actions are ints (Python ints, numpy integer scalars or 0-d integer arrays): a ``bool``, a
+float (even ``3.0``), a string or a list is a ``TypeError``, a number out of range or an
+illegal card a ``ValueError``, each naming the agent and the value; the state is unchanged.
 
 Version history: v0 — first release.
 """
@@ -32,9 +44,30 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from hearts_env import spaces
 from hearts_env.presets import make_rules
 from hearts_env.render import render_text
 from hearts_env.table import Table
+
+
+def action_index(action: Any, agent: str, num_actions: int) -> int:
+    """``action`` as a plain int card index for ``agent``, or a ``TypeError`` / ``ValueError``
+    that names the agent and the value (never a truncation: 3.7 is not 3)."""
+    value = action
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0:
+            raise TypeError(f"{agent}: an action is one int, got an array of shape {value.shape}: {action!r}")
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if isinstance(action, np.ndarray):
+            got = f"a 0-d {action.dtype} array holding {action.item()!r}"
+        else:
+            got = f"{type(action).__name__} {action!r}"
+        raise TypeError(f"{agent}: an action is an int card index 0..{num_actions - 1}, got {got}")
+    index = int(value)
+    if not 0 <= index < num_actions:
+        raise ValueError(f"{agent}: action {index} is out of range 0..{num_actions - 1}")
+    return index
 
 
 class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
@@ -47,7 +80,8 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+            modes = self.metadata["render_modes"]
+            raise ValueError(f"render_mode={render_mode!r} is not known: use one of {modes} or None")
         self.rules = make_rules(preset, **options)
         self.table = Table(self.rules, 1, reward=reward)
         self.render_mode = render_mode
@@ -55,17 +89,12 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
         self.layout = self.table.observer.layout
-        actions = self.table.engine.num_actions
-        space = gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(-np.inf, np.inf, (self.layout.size,), np.float32),
-                "action_mask": gymnasium.spaces.Box(0, 1, (actions,), np.int8),
-            }
-        )
+        space = spaces.observation_space(self.rules, self.layout)
         self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: gymnasium.spaces.Discrete(actions) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.action_space(self.rules) for a in self.possible_agents}
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._playing = False
+        self._closed = False
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """The observation space of ``agent`` (the same for every agent)."""
@@ -76,7 +105,9 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
-        """Start a deal: a new game with a seed (or in game episodes), else the game's next deal."""
+        """Start a deal: a new game with a seed, in game episodes or with ``options={"new_game":
+        True}``; otherwise (deal episodes) the game's next deal. Nothing changes if it fails."""
+        self._check_open()
         new_game = seed is not None or not self._playing or self.rules.episode == "game"
         self.table.reset(seed=seed, options=options, new_game=new_game)
         self._playing = True
@@ -93,8 +124,20 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
     def _acting_agent(self) -> str:
         return self.possible_agents[int(self.table.state.current[0])]
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("this env is closed: make a new one with hearts_env.env(...)")
+
+    def _check_started(self, what: str) -> None:
+        self._check_open()
+        if not self._playing:
+            raise RuntimeError(f"call reset() before {what}()")
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation", "action_mask"}`` for ``agent``; the mask is all zero unless it acts."""
+        self._check_started("observe")
+        if agent not in self._seat:
+            raise KeyError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
         seat = self._seat[agent]
         observation = self.table.observe(np.array([seat]))[0]
         acting = self.agents and agent == self.agent_selection and not self.terminations[agent]
@@ -102,26 +145,39 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        """Play ``action`` (a card index) for the acting agent."""
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        """Play ``action`` (a card index) for the acting agent (``None`` for a finished agent)."""
+        self._check_started("step")
+        if not self.agents:
+            raise RuntimeError("every agent is done: call reset() to start the next episode")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(f"{agent} is done: its only action is None, got {action!r}")
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{self.agent_selection} must play a card; None is only for finished agents")
-        agent = self.agent_selection
+            raise TypeError(f"{agent} must play a card; None is only for finished agents")
+        card = action_index(action, agent, self.table.engine.num_actions)
+        try:
+            result = self.table.step(np.array([card]))
+        except ValueError as error:
+            raise ValueError(f"{agent}: {error}") from None
         self._cumulative_rewards[agent] = 0.0
-        result = self.table.step(np.array([int(action)]))
         self.rewards = {a: 0.0 for a in self.agents}
         if result.deal_ended[0]:
             info = self.table.game_info([0])
+            settles = self.rules.settlement != "points"
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(result.rewards[0, i])
                 self.infos[a] = {
                     "deal_points": int(info["deal_points"][0, i]),
                     "total_points": int(info["total_points"][0, i]),
                     "game_over": bool(info["game_over"][0]),
+                    "cancelled": bool(info["cancelled"][0]),
                     "illegal_action": bool(result.illegal[0]),
                 }
+                if settles:
+                    self.infos[a]["chips"] = float(info["chips"][0, i])
             if result.episode_ended[0]:
                 self.terminations = {a: True for a in self.agents}
             else:
@@ -134,6 +190,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
 
     def render(self) -> str | None:
         """The table as text (printed for ``"human"``, returned for ``"ansi"``)."""
+        self._check_started("render")
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
@@ -144,11 +201,38 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         return text
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Close the env: later calls raise ``RuntimeError``."""
+        self._closed = True
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcing, with ``RuntimeError`` (not ``AssertionError``, which
+    ``python -O`` removes) for calls before ``reset()`` and a step after every agent is done."""
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            raise RuntimeError("call reset() before step()")
+        self._has_updated = True
+        self.env.step(action)
+
+    def observe(self, agent: Any) -> Any:
+        if not self._has_reset:
+            raise RuntimeError("call reset() before observe()")
+        return self.env.observe(agent)
+
+    def render(self) -> Any:
+        if not self._has_reset:
+            raise RuntimeError("call reset() before render()")
+        return self.env.render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            raise RuntimeError("call reset() before agent_iter()")
+        return super().agent_iter(max_iter)
 
 
 def env(preset: str = "hearts", render_mode: str | None = None, **options: Any) -> AECEnv:
-    """``preset`` as a PettingZoo AEC env with the usual wrappers (RULES.md §7 options)."""
+    """``preset`` as a PettingZoo AEC env (RULES.md §7 options), with order enforcing. Actions
+    are checked by the env itself (see the module docstring): no bare assertions."""
     wrapped: AECEnv = raw_env(preset, render_mode=render_mode, **options)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return _OrderEnforcing(wrapped)

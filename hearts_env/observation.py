@@ -13,8 +13,12 @@ piece                shape       meaning
 ``current_trick``    (P, C)      cards on the table by position in the trick (0 = the lead)
 ``passed``           (C,)        cards the observer chose to pass (so far, then passed)
 ``received``         (C,)        cards the observer received in the pass
+``kitty``            (C,)        only with a kitty (``leftover="kitty"``): its cards, once the
+                                 observer has taken them with the first trick (0 otherwise)
 ``card_values``      (C,)        the active rules' points per card / 26 (Q♠ = 0.5 in Hearts)
-``points_taken``     (P,)        card points each relative seat has taken this deal / 26
+``points_taken``     (P,)        card points each relative seat has taken this deal / 26 (the
+                                 kitty's points count for its taker only in his own view,
+                                 until the deal ends)
 ``known_voids``      (P, 4)      1 where a relative seat has shown out of a suit (♣ ♦ ♥ ♠)
 ``trick_leader``     (P,)        one-hot relative seat that led the current trick
 ``pass_direction``   (4,)        one-hot left, right, across, hold for this deal
@@ -39,7 +43,7 @@ from functools import cached_property
 import numpy as np
 
 from hearts_env.bits import BIT, U64, ZERO
-from hearts_env.engine import Engine, State
+from hearts_env.engine import DONE, Engine, State
 from hearts_env.rules import Rules
 
 POINT_SCALE = 1 / 26
@@ -89,6 +93,7 @@ def layout(rules: Rules) -> Layout:
     The 0/1 pieces come first (they are unpacked from one bit stream), the real-valued last.
     """
     c, p = 52 + rules.jokers, rules.num_players
+    kitty = (("kitty", (c,)),) if rules.kitty_size else ()
     return Layout(
         (
             ("hand", (c,)),
@@ -96,6 +101,7 @@ def layout(rules: Rules) -> Layout:
             ("current_trick", (p, c)),
             ("passed", (c,)),
             ("received", (c,)),
+            *kitty,
             ("known_voids", (p, 4)),
             ("trick_leader", (p,)),
             ("pass_direction", (4,)),
@@ -109,7 +115,7 @@ def layout(rules: Rules) -> Layout:
     )
 
 
-_BIT_PIECES = ("hand", "played_by_seat", "current_trick", "passed", "received", "known_voids",
+_BIT_PIECES = ("hand", "played_by_seat", "current_trick", "passed", "received", "kitty", "known_voids",
                "trick_leader", "pass_direction", "phase", "hearts_broken")  # fmt: skip
 
 
@@ -128,8 +134,11 @@ class Observer:
         p = engine.num_players
         sl = self.layout.slices
         self.bit_count = sl[_BIT_PIECES[-1]].stop
-        # Card pieces are c bits each from offset 0: hand, P played, P trick, passed, received.
-        self.piece_offsets = [i * self.cards for i in range(3 + 2 * p)] + [sl["known_voids"].start]
+        # Card pieces are c bits each from offset 0: hand, P played, P trick, passed, received
+        # (and the kitty, where there is one).
+        self.kitty = bool(engine.kitty_size)
+        card_pieces = 3 + 2 * p + self.kitty
+        self.piece_offsets = [i * self.cards for i in range(card_pieces)] + [sl["known_voids"].start]
         self.misc_offset = sl["known_voids"].start
         leader_shift, direction_shift, phase_shift, broken_shift = (
             sl[name].start - self.misc_offset
@@ -203,6 +212,9 @@ class Observer:
         pieces[:, 1 + p : 1 + 2 * p] = BIT.take(s.trick)
         pieces[:, 1 + 2 * p] = s.chosen.take(own)
         pieces[:, 2 + 2 * p] = s.received.take(own)
+        points = s.points.take(index)
+        if self.kitty:
+            pieces[:, 3 + 2 * p], points = self._kitty_view(s, seats, points)
         shift = (seats * 4).view(U64)  # each observer's voids rotated to relative seat 0
         voids = s.voids
         misc = ((voids >> shift) | (voids << (self._void_width - shift))) & self._void_mask
@@ -210,7 +222,21 @@ class Observer:
         flags = (s.pass_direction * 3 + s.phase) * 2 + ((s.played & self.engine.breaks) != ZERO)
         misc |= self._flag_bits.take(flags)
         pieces[:, -1] = misc
-        return pieces, s.points.take(index), s.totals.take(index)
+        return pieces, points, s.totals.take(index)
+
+    def _kitty_view(self, s: State, seats: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The kitty as ``seats`` see it: its cards for its taker only, and (until the deal
+        ends) the others' view of the taker's points without the kitty's."""
+        owner = s.first_trick_winner
+        kitty = np.where(owner == seats, s.kitty, ZERO)
+        p = self.engine.num_players
+        hidden = (owner >= 0) & (owner != seats) & (s.phase != DONE)
+        if hidden.any():
+            relative = (owner - seats) % p  # (B,) where the taker sits for each observer
+            rows = np.flatnonzero(hidden)
+            points = points.copy()
+            points[rows, relative[rows]] -= self.engine.mask_points(s.kitty[rows])
+        return kitty, points
 
     def _observe_one(self, s: State, seat: int, out: np.ndarray) -> np.ndarray:
         """The observation of one game's ``seat``, built with Python ints (B = 1)."""
@@ -223,9 +249,18 @@ class Observer:
         misc |= self._leader_list[n * seat + leader]
         misc |= self._flag_list[(3 * direction + phase) * 2 + (s.played[0].item() & self._breaks != 0)]
         words = [hands[seat], *(held[q] & ~hands[q] for q in rel), *trick]
-        words += [s.chosen[0, seat].item(), s.received[0, seat].item(), misc]
+        words += [s.chosen[0, seat].item(), s.received[0, seat].item()]
+        if self.kitty:
+            kitty, seen = self._kitty_view(s, np.array([seat]), s.points[0][rel][None, :])
+            words.append(int(kitty[0]))
+            points = [0] * n
+            for r, q in enumerate(rel):
+                points[q] = int(seen[0, r])
+        else:
+            points = s.points[0].tolist()
+        words.append(misc)
         self._write_bits(np.array([words], dtype=U64), out)
-        points, totals = s.points[0].tolist(), s.totals[0].tolist()
+        totals = s.totals[0].tolist()
         sl, scale = self.layout.slices, float(self.target_scale)
         row = out[0]
         row[sl["card_values"]] = self.card_values

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from hearts_env.cards import parse_card, parse_cards
-from hearts_env.rules import Rules, points_table
+from hearts_env.rules import Rules, as_int, points_table
 
 REMOVAL_TABLES: dict[str, dict[int, str]] = {
     # RULES.md §2: cards removed so that every hand is equal, per player count.
@@ -147,9 +147,22 @@ PRESETS: dict[str, Preset] = {
             options=dict(moon_points=150),
             readings={
                 "parlett": {"card_points": {f"{r}H": 1 for r in "23456789T"}},
+                # Culbertson 1950: his Black Lady (eldest leads any card, hearts any time, no
+                # first-trick rule, a slam scores 0 for all, his removal) with pass 3 right,
+                # J♦ -10 and no heart led to the first trick.
                 "culbertson": {
+                    **_OLD_STYLE,
                     "card_points": {"hearts": 1, "QS": 13, "JD": -10},
                     "pass_directions": ("right",),
+                    "moon": "no_points",
+                    "moon_points": None,
+                    "removal": "culbertson",
+                    "no_heart_lead_first_trick": True,
+                },
+                # Maguire 1990: essentially Spot Hearts (hearts by rank, A 14; Q♠ 25) passing left.
+                "maguire": {
+                    "card_points": {**_SPOT_HEARTS, "QS": 25},
+                    "pass_directions": ("left",),
                     "moon_points": None,
                 },
             },
@@ -203,12 +216,12 @@ def make_rules(
     preset's range, or option values the rules reject.
     """
     spec = get_preset(preset)
-    n = spec.default_players if num_players is None else num_players
+    n = spec.default_players if num_players is None else as_int("num_players", num_players)
     low, high = spec.players
-    if not isinstance(n, int) or not low <= n <= high:
+    if not low <= n <= high:
         raise ValueError(f"{preset} is for {low}-{high} players, got num_players={n!r}")
     if reading is not None:
-        if reading not in spec.readings:
+        if not isinstance(reading, str) or reading not in spec.readings:
             known = ", ".join(spec.readings) or "none"
             raise ValueError(f"{preset} has no reading {reading!r}; its readings: {known}")
         options = _merge(spec.readings[reading], options)
@@ -218,16 +231,24 @@ def make_rules(
             f"unknown option(s) {sorted(unknown)} for {preset}; known options: "
             f"{', '.join(sorted(_RULES_FIELDS | _EXTRA_OPTIONS))}"
         )
+    card_points = options.get("card_points", {})
+    if not isinstance(card_points, Mapping):
+        raise TypeError(
+            f"card_points must be a mapping of cards to points such as {{'JD': -10}}, got {card_points!r}"
+        )
     values: dict[str, Any] = dict(spec.options)
     if n in spec.pass_cycles:
         values["pass_directions"] = spec.pass_cycles[n]
     values.update({k: v for k, v in options.items() if k not in ("card_points", "removal")})
-    values["card_points"] = points_table({**spec.card_points, **options.get("card_points", {})}, base=None)
+    values["card_points"] = points_table({**spec.card_points, **card_points}, base=None)
     removal = options.get("removal", spec.removal)
-    if removal not in REMOVAL_TABLES:
+    if not isinstance(removal, str) or removal not in REMOVAL_TABLES:
         raise ValueError(f"unknown removal table {removal!r}: choose one of {', '.join(REMOVAL_TABLES)}")
     if "removed" in options:
-        values["removed"] = tuple(parse_cards(options["removed"]))
+        removed = options["removed"]
+        if not isinstance(removed, (str, list, tuple)):
+            raise TypeError(f"removed must be a list of cards such as ['2C', '2D'], got {removed!r}")
+        values["removed"] = tuple(parse_cards(removed))
     else:
         values["removed"] = tuple(parse_cards(REMOVAL_TABLES[removal].get(n, "")))
     if isinstance(values.get("discard_first"), str):
@@ -240,13 +261,15 @@ def make_rules(
 def _directions(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"pass_directions must be a direction or a list of them, got {value!r}")
     return tuple(value)
 
 
 def _merge(reading: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
     merged = dict(reading)
     for key, value in options.items():
-        if key == "card_points" and key in merged:
+        if key == "card_points" and key in merged and isinstance(value, Mapping):
             merged[key] = {**merged[key], **value}
         else:
             merged[key] = value

@@ -9,9 +9,18 @@ One :class:`ReferenceDeal` plays one deal from given hands:
 1. the passing phase (skipped for ``"hold"`` or ``pass_count == 0``): seat by seat from eldest
    hand, each seat chooses its ``pass_count`` cards one at a time; the exchange happens after
    every seat has chosen;
-2. the play phase: tricks, with the leading / following restrictions of the rules;
-3. scoring when the hands are empty: raw points (``scoring="points"`` or ``"royal"``), then the
-   moon rule, then the no-trick bonus.
+2. the start of play: a hand of only penalty cards may trigger ``first_trick_all_penalty``
+   (``"redeal"`` cancels the deal there and then);
+3. the play phase: tricks, with the leading / following restrictions of the rules;
+4. scoring when the hands are empty: the set-aside first trick goes to its receiver
+   (``"to_lowest"``), then raw points (``scoring="points"`` or ``"royal"``, without the uncounted
+   cards of ``"not_counted"``), then the moon rule, then the no-trick bonus.
+
+:func:`reference_settle` pays one finished deal in chips (``rules.settlement``) and
+:func:`reference_settle_game` pays Black Maria's end-of-game settlement.
+
+The details RULES.md leaves open are settled by the project's decisions
+(``notes/rules-decisions.md``); the docstrings below say which reading each one follows.
 
 Cards are indices (``13 * suit + rank``, see :mod:`hearts_env.cards`); seat ``i + 1`` sits to
 the left of seat ``i`` and plays after it.
@@ -72,11 +81,19 @@ class ReferenceDeal:
       the moon and the no-trick bonus; ``None`` before;
     * ``deal_points`` — at ``"done"``: the deal's final points; ``None`` before;
     * ``moon_shooter`` — at ``"done"``: the seat that shot the moon (or made the slam), else
-      ``None`` (always ``None`` when ``rules.moon == "none"``).
+      ``None`` (always ``None`` when ``rules.moon == "none"``);
+    * ``cancelled`` — ``True`` when ``first_trick_all_penalty="redeal"`` cancelled the deal at
+      the start of play: the phase is then ``"done"`` at once, nobody plays, every seat's
+      ``deal_points`` (and ``raw_points``) are 0 and ``moon_shooter`` is ``None``.
 
     Further state, handy in tests: ``trick`` (the ``(seat, card)`` plays of the trick in
     progress), ``lead_suit``, ``hearts_broken``, ``tricks_played``, ``completed_tricks`` (one
-    ``(plays, winner)`` per finished trick), ``pass_chosen`` (cards chosen so far per seat).
+    ``(plays, winner)`` per finished trick), ``pass_chosen`` (cards chosen so far per seat),
+    and for ``first_trick_all_penalty``: ``all_penalty_seats`` (the seats whose hand held only
+    penalty cards at the start of play; the rule is triggered when it is not empty),
+    ``uncounted`` (``"not_counted"``: the first trick's penalty cards, which score nothing),
+    ``set_aside`` (``"to_lowest"``: the first trick's cards, held apart during the deal) and
+    ``set_aside_receiver`` (the seat they went to when the deal ended).
     """
 
     def __init__(
@@ -90,7 +107,7 @@ class ReferenceDeal:
     ) -> None:
         """Set up a deal from the hands as dealt (before passing).
 
-        ``totals`` are the game totals before this deal (only ``moon="shooter_choice"`` reads
+        ``totals`` are the game totals before this deal (only ``moon="auto_choice"`` reads
         them); ``kitty`` holds the leftover cards when ``rules.leftover == "kitty"``.
         Raises ``ValueError`` for a malformed deal, before any state exists.
         """
@@ -109,6 +126,11 @@ class ReferenceDeal:
         self.raw_points: list[int] | None = None
         self.deal_points: list[int] | None = None
         self.moon_shooter: int | None = None
+        self.cancelled = False
+        self.all_penalty_seats: list[int] = []
+        self.uncounted: set[int] = set()
+        self.set_aside: set[int] = set()
+        self.set_aside_receiver: int | None = None
 
         self.pass_chosen: list[list[int]] = [[] for _ in range(n)]
         self.trick: list[tuple[int, int]] = []
@@ -236,9 +258,30 @@ class ReferenceDeal:
 
     # ------------------------------------------------------------------ play
 
+    def _is_penalty(self, card: int) -> bool:
+        """A penalty card: one worth positive points (``rules.penalty_mask``)."""
+        return self.rules.card_points[card] > 0
+
     def _start_play(self) -> None:
+        """After the exchange (or the deal, without a pass): note the hands of only penalty
+        cards, cancel the deal for ``"redeal"`` when there is one, else the first lead."""
+        self.all_penalty_seats = [
+            seat for seat, hand in enumerate(self.hands) if all(self._is_penalty(c) for c in hand)
+        ]
+        if self.all_penalty_seats and self.rules.first_trick_all_penalty == "redeal":
+            self._cancel()
+            return
         self.phase = PHASE_PLAY
         self.current_player = self._first_leader()
+
+    def _cancel(self) -> None:
+        """``"redeal"``: nobody plays, nobody scores, no moon; the deal is flagged cancelled."""
+        self.cancelled = True
+        self.phase = PHASE_DONE
+        self.current_player = -1
+        self.raw_points = [0] * self.num_players
+        self.deal_points = [0] * self.num_players
+        self.moon_shooter = None
 
     def _first_club(self) -> int:
         """The club that decides the first leader: ``rules.lowest_club`` if it was dealt to a
@@ -260,7 +303,8 @@ class ReferenceDeal:
         """The cards ``seat`` may play now, and why each other card in hand may not be played.
 
         The restrictions are applied in order (each may only narrow the set):
-        lead / follow, the first-trick penalty ban, ``discard_first``, ``club_play``.
+        lead / follow, ``no_heart_lead_first_trick``, the first-trick penalty ban,
+        ``discard_first``, ``club_play``.
         """
         rules = self.rules
         hand = self.hands[seat]
@@ -289,6 +333,13 @@ class ReferenceDeal:
                 allowed = narrow(set(hand), following, f"must follow suit ({SUIT_NAMES[lead_suit]} led)")
             else:
                 allowed = set(hand)
+
+        if leading and self.is_first_trick and rules.no_heart_lead_first_trick:
+            # On top of every other lead rule (hearts_break="free" too): no heart unless the
+            # hand holds only hearts. The lead rules above always leave a non-heart in that case.
+            if any(not _is_heart(c) for c in hand):
+                non_hearts = {c for c in allowed if not _is_heart(c)}
+                allowed = narrow(allowed, non_hearts, "no heart may be led to the first trick")
 
         if self.is_first_trick and rules.no_points_first_trick:
             harmless = {c for c in allowed if rules.card_points[c] <= 0}
@@ -345,7 +396,14 @@ class ReferenceDeal:
         """The highest card of the suit led wins; the winner takes the cards and leads next."""
         lead_suit = self.lead_suit
         winner, _ = max(((s, c) for s, c in self.trick if suit_of(c) == lead_suit), key=lambda sc: sc[1])
-        self.taken[winner].update(c for _, c in self.trick)
+        cards = {c for _, c in self.trick}
+        rule = self.rules.first_trick_all_penalty if self.all_penalty_seats else "play"
+        if self.is_first_trick and rule == "to_lowest":
+            self.set_aside = cards  # counts as a trick won, but the cards are nobody's yet
+        else:
+            self.taken[winner].update(cards)
+        if self.is_first_trick and rule == "not_counted":
+            self.uncounted = {c for c in cards if self._is_penalty(c)}
         self.tricks_won[winner] += 1
         if self.is_first_trick and self.kitty:
             self.taken[winner].update(self.kitty)
@@ -360,24 +418,46 @@ class ReferenceDeal:
 
     # ------------------------------------------------------------------ scoring
 
-    def _raw_score(self, taken: set[int]) -> int:
-        """Points of the cards one player took, before the moon and the no-trick bonus."""
+    def _raw_score(self, cards: set[int]) -> int:
+        """Points of a set of taken cards, before the moon and the no-trick bonus."""
         points = self.rules.card_points
         if self.rules.scoring == "points":
-            return sum(points[c] for c in taken)
+            return sum(points[c] for c in cards)
         # Royal Hearts: hearts (doubled with Q♥), Q♠ unless cancelled by Q♣, then Q♦, floor 0.
-        score = sum(points[c] for c in taken if _is_heart(c))
-        if QUEEN_OF_HEARTS in taken:
+        score = sum(points[c] for c in cards if _is_heart(c))
+        if QUEEN_OF_HEARTS in cards:
             score *= 2
-        if QUEEN_OF_SPADES in taken and QUEEN_OF_CLUBS not in taken:
+        if QUEEN_OF_SPADES in cards and QUEEN_OF_CLUBS not in cards:
             score += points[QUEEN_OF_SPADES]
-        if QUEEN_OF_DIAMONDS in taken:
+        if QUEEN_OF_DIAMONDS in cards:
             score += points[QUEEN_OF_DIAMONDS]
         return max(score, 0)
 
+    def counted(self, seat: int) -> set[int]:
+        """The cards ``seat`` took that score: all he took, less the ``uncounted`` ones (so an
+        uncounted Q♥ or Q♠ has no Royal effect either)."""
+        return self.taken[seat] - self.uncounted
+
+    @property
+    def penalty_total(self) -> int:
+        """The deal's penalty total T: ``rules.penalty_total`` less the points of the uncounted
+        cards (``"not_counted"``); in Royal scoring the moon rules use the shooter's score."""
+        return self.rules.penalty_total - sum(self.rules.card_points[c] for c in self.uncounted)
+
+    def _give_set_aside(self) -> None:
+        """``"to_lowest"``: the set-aside first trick goes to the player with the lowest
+        non-zero points without it (plain card sums, or Royal deal scores; ties: the lowest
+        seat), or back to its winner when every player has 0."""
+        without = [self._raw_score(taken) for taken in self.taken]
+        candidates = [(p, seat) for seat, p in enumerate(without) if p != 0]
+        receiver = min(candidates)[1] if candidates else self.completed_tricks[0][1]
+        self.taken[receiver] |= self.set_aside
+        self.set_aside_receiver = receiver
+
     def _find_shooter(self) -> int | None:
-        """The seat that took every card of ``rules.moon_mask`` (none if the mask is empty)."""
-        moon_cards = set(cards_of(self.rules.moon_mask))
+        """The seat that took every card of ``rules.moon_mask`` that counts this deal (the
+        uncounted cards are not needed); none if nothing is left to take."""
+        moon_cards = set(cards_of(self.rules.moon_mask)) - self.uncounted
         if not moon_cards or self.rules.moon == "none":
             return None
         for seat, taken in enumerate(self.taken):
@@ -388,7 +468,7 @@ class ReferenceDeal:
     def _moon_points(self, moon: str, raw: list[int], shooter: int) -> list[int]:
         """Deal points after the moon rule ``moon`` when ``shooter`` shot the moon."""
         rules = self.rules
-        total = rules.penalty_total if rules.scoring == "points" else raw[shooter]
+        total = self.penalty_total if rules.scoring == "points" else raw[shooter]
         others_get = rules.moon_points if rules.moon_points is not None else total
         if moon == "old":
             return [p - total if s == shooter else p + others_get for s, p in enumerate(raw)]
@@ -397,8 +477,10 @@ class ReferenceDeal:
         if moon == "no_points":
             return [0] * len(raw)
         if moon == "slam":
-            return [-rules.penalty_total if s == shooter else 0 for s in range(len(raw))]
-        if moon == "shooter_choice":
+            return [-self.penalty_total if s == shooter else 0 for s in range(len(raw))]
+        if moon == "auto_choice":
+            # Old moon, unless it would end the game without the shooter lowest (ties count
+            # as lowest): then new moon.
             old = self._moon_points("old", raw, shooter)
             after = [t + p for t, p in zip(self.totals, old)]
             game_ends = any(t >= rules.target_score for t in after)
@@ -407,10 +489,12 @@ class ReferenceDeal:
         raise ValueError(f"unknown moon rule {moon!r}")
 
     def _score(self) -> None:
-        """Raw points, then the moon rule, then the no-trick bonus."""
+        """The set-aside trick to its receiver, raw points, the moon rule, the no-trick bonus."""
         self.phase = PHASE_DONE
         self.current_player = -1
-        raw = [self._raw_score(taken) for taken in self.taken]
+        if self.set_aside:
+            self._give_set_aside()
+        raw = [self._raw_score(self.counted(seat)) for seat in range(self.num_players)]
         self.raw_points = raw
         self.moon_shooter = self._find_shooter()
         if self.moon_shooter is None:
@@ -435,3 +519,96 @@ class ReferenceDeal:
         if not 0 <= index < NUM_STANDARD_CARDS:
             raise ValueError(f"seat {self.current_player}: card index {index} is out of range 0..51")
         return index
+
+
+# ---------------------------------------------------------------------- settlements (chips)
+
+
+def reference_settle(rules: Rules, deal: ReferenceDeal, pool: int) -> tuple[list[int], int]:
+    """Chips per seat for one finished deal, and the pool after it: ``(chips, pool_after)``.
+
+    ``pool`` is the pool carried in from the game's earlier deals (it may be negative after a
+    1887 moon: the pool is then owed chips). Chips are whole numbers and
+    ``sum(chips) + (pool_after - pool) == 0`` (for Howell: whenever the deal points add up to
+    T, i.e. without bonus cards or a no-trick bonus). ``rules.settlement``:
+
+    * ``"points"`` and ``"maria"`` — no chips per deal (Black Maria settles at the end of the
+      game: :func:`reference_settle_game`);
+    * ``"howell"`` — ``T - n * p`` for deal points ``p``, T the deal's penalty total;
+    * ``"jackpot"`` — everyone pays his points into the pool; the players who took no penalty
+      card share it in whole chips, the odd chips (or all of it, when nobody shares) stay;
+    * ``"lowest_wins_chips"`` — Hoyle 1887 on the raw points, see :func:`_settle_1887`.
+
+    A cancelled deal pays nothing and leaves the pool as it was.
+    """
+    if deal.phase != PHASE_DONE:
+        raise ValueError("the deal is not over yet: settle it once its phase is 'done'")
+    n = rules.num_players
+    if deal.cancelled or rules.settlement in ("points", "maria"):
+        return [0] * n, pool
+    points = deal.deal_points
+    if rules.settlement == "howell":
+        return [deal.penalty_total - n * p for p in points], pool
+    if rules.settlement == "jackpot":
+        return _settle_jackpot(rules, deal, pool)
+    if rules.settlement == "lowest_wins_chips":
+        return _settle_1887(rules, deal, pool)
+    raise ValueError(f"unknown settlement {rules.settlement!r}")
+
+
+def _settle_jackpot(rules: Rules, deal: ReferenceDeal, pool: int) -> tuple[list[int], int]:
+    """Foster's Jackpot: pot = pool + sum of the deal points; the players who took no penalty
+    card (not even an uncounted one) each get ``pot // m``; ``pot % m`` stays in the pool."""
+    points = deal.deal_points
+    pot = pool + sum(points)
+    sharers = [
+        seat for seat, taken in enumerate(deal.taken) if not any(rules.card_points[c] > 0 for c in taken)
+    ]
+    share = pot // len(sharers) if sharers else 0
+    chips = [(share if seat in sharers else 0) - p for seat, p in enumerate(points)]
+    return chips, pot - share * len(sharers)
+
+
+def _settle_1887(rules: Rules, deal: ReferenceDeal, pool: int) -> tuple[list[int], int]:
+    """Hoyle 1887's "lowest wins chips", on the raw points ``r`` (before any moon rule).
+
+    No moon shooter: the players with the fewest points win; every other player ``j`` pays
+    ``r_j``, each of the ``m`` winners getting ``r_j // m`` and the pool ``r_j % m``. A positive
+    pool carried in is shared by the winners too (``pool // m`` each, ``pool % m`` stays).
+    A moon shooter ``s`` instead receives ``r_s``: ``r_s // (n - 1)`` from each opponent and
+    ``r_s % (n - 1)`` from the pool (which may go negative); nobody collects the pool.
+    """
+    n = rules.num_players
+    raw = deal.raw_points
+    shooter = deal.moon_shooter
+    if shooter is not None:
+        each, rest = divmod(raw[shooter], n - 1)
+        chips = [raw[shooter] if seat == shooter else -each for seat in range(n)]
+        return chips, pool - rest
+    fewest = min(raw)
+    winners = [seat for seat in range(n) if raw[seat] == fewest]
+    m = len(winners)
+    chips = [0] * n
+    remainders = 0
+    for payer in range(n):
+        if payer in winners:
+            continue
+        chips[payer] -= raw[payer]
+        for winner in winners:
+            chips[winner] += raw[payer] // m
+        remainders += raw[payer] % m
+    if pool > 0:
+        for winner in winners:
+            chips[winner] += pool // m
+        pool %= m
+    return chips, pool + remainders
+
+
+def reference_settle_game(totals: list[int]) -> list[float]:
+    """Black Maria's settlement at the end of the game: each player pays the difference between
+    his total and the lowest total to the player(s) with the lowest total; equal lowest totals
+    share each payment equally (possibly in fractions)."""
+    lowest = min(totals)
+    winners = [seat for seat, t in enumerate(totals) if t == lowest]
+    paid = sum(t - lowest for t in totals)
+    return [paid / len(winners) if seat in winners else float(lowest - t) for seat, t in enumerate(totals)]

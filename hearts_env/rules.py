@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
+import numpy as np
+
 from hearts_env.cards import (
     HEARTS,
     NUM_CARDS,
@@ -42,8 +44,49 @@ HEART_MASK = SUIT_MASKS[HEARTS]
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{name}={value!r} must be a string: one of {', '.join(allowed)}")
     if value not in allowed:
         raise ValueError(f"{name}={value!r} is not known: choose one of {', '.join(allowed)}")
+
+
+POINTS_LIMIT = 1000
+"""The largest card value (either sign) a rules set may give; beyond it values are surely a typo."""
+
+_BOOLS = (
+    "queen_needs_break", "lead_hearts_if_only_queen", "no_points_first_trick", "no_heart_lead_first_trick",
+    "club_play", "exact_target_reset",
+)  # fmt: skip
+_INTS: dict[str, tuple[int, int, bool]] = {
+    # name: (smallest, largest, None allowed)
+    "num_players": (3, 11, False),
+    "jokers": (0, 2, False),
+    "pass_count": (0, 52, False),
+    "discard_first": (0, 51, True),
+    "moon_points": (-10 * POINTS_LIMIT, 10 * POINTS_LIMIT, True),
+    "no_tricks_bonus": (-POINTS_LIMIT, POINTS_LIMIT, False),
+    "target_score": (1, 1_000_000, False),
+    "max_deals": (1, 1_000_000, True),
+}
+
+
+def as_int(name: str, value: object, allow_none: bool = False) -> int | None:
+    """``value`` as a plain int (numpy integers welcome); ``TypeError`` for bools, floats
+    (even 3.0), strings and everything else."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        kind = "an int or None" if allow_none else "an int"
+        raise TypeError(f"{name} must be {kind}, got {type(value).__name__} {value!r}")
+    return int(value)
+
+
+def as_bool(name: str, value: object) -> bool:
+    """``value`` as a plain bool (``numpy.bool_`` welcome); ``TypeError`` for anything else, so
+    that ``"no"`` or ``0`` cannot silently turn a rule on or off."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
 
 
 @dataclass(frozen=True)
@@ -127,8 +170,7 @@ class Rules:
     maximum penalty and the episode ends."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.num_players, int) or not 3 <= self.num_players <= 11:
-            raise ValueError(f"num_players must be an int in 3..11, got {self.num_players!r}")
+        self._check_types()
         _choice("leftover", self.leftover, LEFTOVERS)
         _choice("first_lead", self.first_lead, FIRST_LEADS)
         _choice("hearts_break", self.hearts_break, HEARTS_BREAKS)
@@ -138,6 +180,18 @@ class Rules:
         _choice("settlement", self.settlement, SETTLEMENTS)
         _choice("episode", self.episode, EPISODES)
         _choice("illegal_action", self.illegal_action, ILLEGAL_ACTIONS)
+        _choice("first_trick_all_penalty", self.first_trick_all_penalty, FIRST_TRICK_ALL_PENALTY)
+        if self.moon not in AVAILABLE_MOONS:
+            raise NotImplementedError(
+                f"moon={self.moon!r} (the shooter decides after the last trick) is not available yet: "
+                "it needs decisions other than cards. moon='auto_choice' applies the automatic "
+                "reading (old moon unless it would end the game without the shooter lowest)"
+            )
+        if self.first_trick_all_penalty != "play" and not self.no_points_first_trick:
+            raise ValueError(
+                f"first_trick_all_penalty={self.first_trick_all_penalty!r} is a rule for the "
+                "no_points_first_trick restriction: set no_points_first_trick=True or leave it 'play'"
+            )
         if not self.pass_directions:
             raise ValueError("pass_directions must name at least one direction, e.g. ('hold',)")
         for direction in self.pass_directions:
@@ -176,6 +230,39 @@ class Rules:
             raise ValueError(f"max_deals must be positive or None, got {self.max_deals}")
         if self.settlement == "howell" and self.scoring != "points":
             raise ValueError("howell settlement needs scoring='points'")
+
+    def _check_types(self) -> None:
+        """Every field of the right type (numpy scalars become plain ints and bools) and every
+        number in a sane range: ``TypeError`` / ``ValueError`` naming the field and the value."""
+
+        def put(name: str, value: object) -> None:
+            object.__setattr__(self, name, value)
+
+        if not isinstance(self.preset, str):
+            raise TypeError(f"preset must be a string, got {self.preset!r}")
+        for name in _BOOLS:
+            put(name, as_bool(name, getattr(self, name)))
+        for name, (low, high, optional) in _INTS.items():
+            value = as_int(name, getattr(self, name), optional)
+            if value is not None and not low <= value <= high:
+                raise ValueError(f"{name}={value!r} is out of range {low}..{high}")
+            put(name, value)
+        for name in ("removed", "card_points", "pass_directions"):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+                raise TypeError(f"{name} must be a tuple, got {type(value).__name__} {value!r}")
+            put(name, tuple(value))
+        put("removed", tuple(as_int("a removed card", c) for c in self.removed))
+        points = tuple(as_int("card_points values", v) for v in self.card_points)
+        for c, v in enumerate(points):
+            if not -POINTS_LIMIT <= v <= POINTS_LIMIT:
+                raise ValueError(
+                    f"card_points[{card_name(c) if c < NUM_CARDS else c}]={v} is out of range "
+                    f"-{POINTS_LIMIT}..{POINTS_LIMIT}"
+                )
+        put("card_points", points)
+        for direction in self.pass_directions:
+            _choice("pass direction", direction, PASS_DIRECTIONS)
 
     # Derived facts the engines use: computed from the (frozen) fields once, on first use.
     @cached_property
@@ -268,8 +355,9 @@ def points_table(values: Mapping[str | int, int], base: tuple[int, ...] | None =
     """
     points = list(base) if base is not None else [0] * NUM_CARDS
     for key, value in values.items():
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"points for {key!r} must be an int, got {value!r}")
+        value = as_int(f"card_points[{key!r}]", value)
+        if not -POINTS_LIMIT <= value <= POINTS_LIMIT:
+            raise ValueError(f"card_points[{key!r}]={value} is out of range -{POINTS_LIMIT}..{POINTS_LIMIT}")
         if key == "hearts":
             for c in range(NUM_RANKS * HEARTS, NUM_RANKS * (HEARTS + 1)):
                 points[c] = value

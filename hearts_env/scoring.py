@@ -31,25 +31,61 @@ def royal_points(rules: Rules, taken: np.ndarray) -> np.ndarray:
     return np.maximum(score, 0)
 
 
+def points_of(rules: Rules, masks: np.ndarray) -> np.ndarray:
+    """Plain card-point sums of card sets (any shape, uint64)."""
+    values = np.array(rules.card_points[:54], dtype=np.int64)
+    return unpack(masks, 54).astype(np.int64) @ values
+
+
+def give_first_trick(
+    rules: Rules, taken: np.ndarray, points: np.ndarray, aside: np.ndarray, winner: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``first_trick_all_penalty="to_lowest"``: the first trick's cards, set aside (``aside``
+    (K,) uint64, 0 where the rule did not apply), go to the player with the lowest non-zero
+    points without them (Royal scoring: his Royal score; ties: the lowest seat; nobody
+    non-zero: back to ``winner`` (K,), the trick's winner). Returns new ``taken`` and ``points``."""
+    score = royal_points(rules, taken) if rules.scoring == "royal" else points
+    candidates = score != 0
+    lowest = np.argmin(np.where(candidates, score, np.iinfo(np.int64).max), axis=1)
+    receiver = np.where(candidates.any(axis=1), lowest, winner)
+    rows = np.arange(len(taken))
+    taken, points = taken.copy(), points.copy()
+    taken[rows, receiver] |= aside
+    points[rows, receiver] += points_of(rules, aside)
+    return taken, points
+
+
 def deal_points(
-    rules: Rules, taken: np.ndarray, points: np.ndarray, tricks_won: np.ndarray, totals: np.ndarray
+    rules: Rules,
+    taken: np.ndarray,
+    points: np.ndarray,
+    tricks_won: np.ndarray,
+    totals: np.ndarray,
+    uncounted: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Final points (K, P) of K finished deals and the moon shooter of each (-1 if none).
 
     ``taken`` (K, P) uint64 cards won; ``points`` (K, P) plain card-point sums; ``tricks_won``
-    (K, P); ``totals`` (K, P) game totals before the deal (for ``moon="shooter_choice"``).
+    (K, P); ``totals`` (K, P) game totals before the deal (for ``moon="auto_choice"``);
+    ``uncounted`` (K,) uint64 penalty cards that score nothing this deal
+    (``first_trick_all_penalty="not_counted"``): worth 0, not needed for the moon, and out of
+    the penalty total the moon rules use.
     """
-    raw = royal_points(rules, taken) if rules.scoring == "royal" else points.copy()
-    k, p = raw.shape
-    moon_mask = np.uint64(rules.moon_mask)
-    shot = ((taken & moon_mask) == moon_mask) & (moon_mask != ZERO)  # (K, P)
+    k, p = points.shape
+    uncounted = np.zeros(k, np.uint64) if uncounted is None else uncounted
+    counted = taken & ~uncounted[:, None]
+    raw = royal_points(rules, counted) if rules.scoring == "royal" else points.copy()
+    moon_mask = np.uint64(rules.moon_mask) & ~uncounted  # (K,)
+    shot = ((taken & moon_mask[:, None]) == moon_mask[:, None]) & (moon_mask != ZERO)[:, None]  # (K, P)
     if rules.moon == "none":
         shot[:] = False
     has_shooter = shot.any(axis=1)
     shooter = np.where(has_shooter, np.argmax(shot, axis=1), -1)
     final = raw
     if has_shooter.any():
-        total = raw[np.arange(k), np.maximum(shooter, 0)] if rules.scoring == "royal" else rules.penalty_total
+        rows = np.arange(k)
+        penalty_total = rules.penalty_total - points_of(rules, uncounted)  # (K,)
+        total = raw[rows, np.maximum(shooter, 0)] if rules.scoring == "royal" else penalty_total
         total = np.broadcast_to(np.asarray(total, dtype=np.int64), (k,))[:, None]
         to_others = total if rules.moon_points is None else np.full_like(total, rules.moon_points)
         old = np.where(shot, raw - total, raw + to_others)
@@ -61,11 +97,11 @@ def deal_points(
         elif rules.moon == "no_points":
             moon = np.zeros_like(raw)
         elif rules.moon == "slam":
-            moon = np.where(shot, -rules.penalty_total, 0)
-        else:  # shooter_choice: old moon unless it ends the game with the shooter not lowest
+            moon = np.where(shot, -penalty_total[:, None], 0)
+        else:  # auto_choice: old moon unless it ends the game with the shooter not lowest
             after = totals + old
             ends = (after >= rules.target_score).any(axis=1)
-            shooter_total = after[np.arange(k), np.maximum(shooter, 0)]
+            shooter_total = after[rows, np.maximum(shooter, 0)]
             lowest = shooter_total <= after.min(axis=1)
             moon = np.where((ends & ~lowest)[:, None], new, old)
         final = np.where(has_shooter[:, None], moon, raw)
@@ -83,32 +119,61 @@ def add_to_totals(rules: Rules, totals: np.ndarray, points: np.ndarray) -> np.nd
 
 
 def settle_deal(
-    rules: Rules, points: np.ndarray, taken: np.ndarray, pool: np.ndarray
+    rules: Rules,
+    points: np.ndarray,
+    raw: np.ndarray,
+    taken: np.ndarray,
+    shooter: np.ndarray,
+    pool: np.ndarray,
+    uncounted: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Chips won (+) or paid (−) per player for one deal, and the jackpot carried over.
+    """Chips won (+) or paid (−) per player for K deals (K, P), and the pool carried over (K,).
+
+    ``points`` are the final deal points, ``raw`` the card points taken, ``shooter`` the moon
+    shooter (-1: none), ``uncounted`` (K,) penalty cards that scored nothing (they are out of
+    Howell's total too). Chips are whole; ``sum(chips) + (pool after - pool before) == 0``.
 
     * ``howell`` (Foster): each pays (n−1)·p into a pool and takes back T−p: net T − n·p.
-    * ``jackpot`` (Foster): each pays p; players who took no heart share the pool, and if
-      every player took a heart it carries over to the next deal.
-    * ``lowest_wins_chips`` (1887): the players with the fewest points collect from every
-      other player the points that player took, shared equally.
+    * ``jackpot`` (Foster): each pays p into the pool; the players who took no penalty card
+      share it in whole chips (the odd chips stay); with no such player it all carries over.
+    * ``lowest_wins_chips`` (Hoyle 1887): the players with the fewest points collect from every
+      other player his points, each payment split in whole chips (the remainder goes into the
+      pool); they also share a positive pool carried in the same way. A moon shooter (moon rule
+      on) instead receives his points: ⌊r/(n−1)⌋ from each opponent, the rest from the pool
+      (which may go below 0: it owes him).
     """
     k, n = points.shape
-    chips = np.zeros((k, n), np.float64)
+    chips = np.zeros((k, n), np.int64)
+    pool_in = np.rint(pool).astype(np.int64)
+    pool_out = pool_in.copy()
     if rules.settlement == "howell":
-        chips = (rules.penalty_total - n * points).astype(np.float64)
+        total = rules.penalty_total - (0 if uncounted is None else points_of(rules, uncounted))
+        chips = np.asarray(total)[..., None] - n * points
     elif rules.settlement == "jackpot":
-        pot = pool + points.sum(axis=1)
-        clean = (taken & SUIT_MASK[HEARTS]) == ZERO
+        pot = pool_in + points.sum(axis=1)
+        clean = (taken & np.uint64(rules.penalty_mask)) == ZERO  # (K, P)
         sharers = clean.sum(axis=1)
-        share = np.where(sharers > 0, pot / np.maximum(sharers, 1), 0.0)
-        chips = np.where(clean, share[:, None], 0.0) - points
-        pool = np.where(sharers > 0, 0.0, pot)
+        share = np.where(sharers > 0, pot // np.maximum(sharers, 1), 0)
+        chips = np.where(clean, share[:, None], 0) - points
+        pool_out = np.where(sharers > 0, pot % np.maximum(sharers, 1), pot)
     elif rules.settlement == "lowest_wins_chips":
-        low = points == points.min(axis=1, keepdims=True)
-        paid = np.where(low, 0, points).sum(axis=1)
-        chips = np.where(low, (paid / low.sum(axis=1))[:, None], -points.astype(np.float64))
-    return chips, pool
+        winners = raw == raw.min(axis=1, keepdims=True)  # (K, P)
+        m = winners.sum(axis=1, keepdims=True)
+        paid = np.where(winners, 0, raw)
+        received = (paid // m).sum(axis=1, keepdims=True) + np.where(pool_in > 0, pool_in, 0)[:, None] // m
+        chips = np.where(winners, received, -paid)
+        carried = np.where(pool_in > 0, pool_in % m[:, 0], pool_in)
+        pool_out = carried + (paid % m).sum(axis=1)
+        moon = shooter >= 0
+        if moon.any():
+            rows = np.arange(k)
+            own = raw[rows, np.maximum(shooter, 0)]
+            each, rest = own // (n - 1), own % (n - 1)
+            is_shooter = np.arange(n)[None, :] == shooter[:, None]
+            moon_chips = np.where(is_shooter, own[:, None], -each[:, None])
+            chips = np.where(moon[:, None], moon_chips, chips)
+            pool_out = np.where(moon, pool_in - rest, pool_out)
+    return chips.astype(np.float64), pool_out.astype(np.float64)
 
 
 def settle_game(totals: np.ndarray) -> np.ndarray:

@@ -13,9 +13,6 @@ import numpy as np
 from hearts_env.observation import POINT_SCALE, Layout, layout
 from hearts_env.rules import Rules
 
-_REAL_PIECES = ("card_values", "points_taken", "scores", "deal_index")
-"""The real-valued pieces; every other piece holds 0/1 values."""
-
 
 def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) float32 vectors of the flat observation for ``rules``.

@@ -168,6 +168,19 @@ class Table:
             if plan.pass_direction is None
             else np.full(self.num_games, PASS_DIRECTIONS.index(plan.pass_direction)),
         )
+        self._deal_again_cancelled()
+
+    def _deal_again_cancelled(self) -> None:
+        """Deals cancelled before any decision (``first_trick_all_penalty="redeal"`` and no
+        pass) are dealt again at once, by the same dealer, from the generator."""
+        s = self.state
+        for _ in range(1000):
+            cancelled = np.flatnonzero(s.cancelled & (s.phase == DONE))
+            if not len(cancelled):
+                return
+            hands, kitty = self.engine.random_hands(self.rng, len(cancelled))
+            self.engine.deal(s, cancelled, hands, kitty, np.zeros(len(cancelled), bool))
+        raise RuntimeError("1000 deals in a row were cancelled: these rules cannot deal a playable hand")
 
     def deal_masks(
         self,
@@ -218,17 +231,26 @@ class Table:
         self.state.game_over[:] = np.broadcast_to(np.asarray(game_over, bool), (b,))
 
     def redeal(self, rows: np.ndarray) -> None:
-        """Start the next deal (or a new game, where the game is over) in ``rows``."""
+        """Start the next deal (or a new game, where the game is over) in ``rows``; after a
+        cancelled deal the same dealer deals again."""
         self._legal = None
         hands, kitty = self.engine.random_hands(self.rng, len(rows))
         self.engine.deal(self.state, rows, hands, kitty, self.state.game_over[rows].copy())
+        if self.engine.cancels_deals:
+            self._deal_again_cancelled()
 
     # ------------------------------------------------------------------ stepping
     def step(self, actions: np.ndarray) -> StepResult:
         """Play one decision in every game. Illegal actions raise ``ValueError`` (state
         unchanged) unless ``illegal_action="terminate"``, which forfeits the offender's deal."""
         s, engine = self.state, self.engine
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_games)
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu" or actions.shape not in ((self.num_games,), (self.num_games, 1)):
+            raise TypeError(
+                f"actions must be {self.num_games} ints (an integer array of shape ({self.num_games},)), "
+                f"got {actions.dtype} of shape {actions.shape}"
+            )
+        actions = actions.astype(np.int64, copy=False).reshape(self.num_games)
         if (s.phase[0] == DONE) if s.lockstep else (s.phase == DONE).any():
             raise ValueError("a deal is over: call reset() before stepping")
         legal = self.legal()
@@ -377,4 +399,5 @@ class Table:
             "game_over": s.game_over[rows].copy(),
             "moon_shooter": s.moon_shooter[rows].copy(),
             "chips": s.chips[rows].copy(),
+            "cancelled": s.cancelled[rows].copy(),
         }

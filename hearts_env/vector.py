@@ -2,48 +2,66 @@
 tournaments use.
 
 * ``obs = {"observation": (B, D) float32, "action_mask": (B, A) int8}``, each game seen by its
-  acting seat (``info["current_player"]``, shape (B,)).
-* ``step(actions)`` plays one decision in every game. ``rewards`` (B,) is the reward of the seat
-  that just acted; ``info["rewards"]`` (B, P) holds every seat's reward (non-zero only when a
-  deal ends) — turn-based games need per-seat credit, so use that.
+  acting seat (``info["current_player"]``, shape (B,)). The spaces come from
+  :mod:`hearts_env.spaces` (the same as the PettingZoo env's) and contain every observation.
+* ``step(actions)`` plays one decision in every game: ``actions`` holds one integer card index
+  per game (a list of ints or an integer array of shape (B,)). Anything else — bools, floats
+  (even ``3.0``), strings, another shape — is a ``TypeError``/``ValueError``, and an illegal
+  card a ``ValueError``, naming the game, its acting agent (``player_{seat}``) and the value;
+  a refused step changes nothing (``illegal_action="terminate"`` forfeits illegal cards
+  instead). ``rewards`` (B,) is the reward of the seat that just acted; ``info["rewards"]``
+  (B, P) holds every seat's reward (non-zero only when a deal ends) — turn-based games need
+  per-seat credit, so use that.
 * ``terminations`` (B,) marks games whose episode (a deal, or a game with ``episode="game"``)
   ended in this step. Finished games restart in the same step (``AutoresetMode.SAME_STEP``):
   the returned observation is already the new deal's. ``info["deal_points"]`` /
   ``info["total_points"]`` (B, P) and ``info["deal_ended"]`` / ``info["game_ended"]`` (B,)
   describe the deals that ended.
-* ``num_workers=k`` splits the games into k shards stepped at the same time by k worker
-  processes that write into shared memory (use it on a machine with k free cores). The deals
-  then depend on the seed *and* k.
+* ``num_workers=k`` splits the games into k shards stepped at the same time: this process
+  steps the first, k - 1 worker processes the others, writing into shared memory (use it on a
+  machine with k free cores). The deals then depend on the seed *and* k. Workers end when the
+  env is closed or when this process goes away (even killed), never outliving it.
 * ``copy=False`` returns read-only views of buffers reused every step (the next step
   overwrites them, as with Gymnasium's ``copy=False``); faster than fresh arrays.
+* ``worker_timeout`` (seconds, default 60): how long to wait for a worker's answer.
+
+Failures. Every argument, action and reset option is checked before anything changes or any
+message goes to a worker, so a refused call leaves every game (and every random generator) as
+it was. A worker that dies raises ``RuntimeError("worker 1 (pid …, games …) died: exit code
+-9 (SIGKILL); …")``, one that does not answer within ``worker_timeout`` a ``TimeoutError``
+naming it. The env is then unusable — its games are no longer in step — and every later call
+raises a ``RuntimeError`` saying so; ``close()`` still works (it ends what is left of the
+workers, killing them if need be) and a new env starts afresh. Any other failure part-way
+through a ``step`` or ``reset`` (a ``KeyboardInterrupt``, say) makes the env unusable too, as
+some games may have moved and others not. ``step``/``reset`` before ``reset()`` or after
+``close()`` raise a ``RuntimeError`` saying what to call.
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing as mp
-from collections.abc import Mapping
+import os
+import signal
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from hearts_env import spaces
 from hearts_env.bits import ZERO, unpack
 from hearts_env.engine import action_bits
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
-from hearts_env.table import Table
+from hearts_env.table import REWARDS, Table
 
-
-def _spaces(num_actions: int, size: int) -> gymnasium.spaces.Dict:
-    return gymnasium.spaces.Dict(
-        {
-            "observation": gymnasium.spaces.Box(0.0, np.inf, (size,), np.float32),
-            "action_mask": gymnasium.spaces.Box(0, 1, (num_actions,), np.int8),
-        }
-    )
+RENDER_MODES = ("ansi",)
 
 
 @dataclass
@@ -166,6 +184,15 @@ class Shard:
         return self.table.engine.explain_illegal(self.table.state, game, action)
 
 
+# ---------------------------------------------------------------------------- worker processes
+_PARENT_ENDS: set[Connection] = set()
+"""This process's ends of the pipes to its workers: a forked worker closes its copies of them,
+so that each worker sees end-of-file as soon as its parent (the only holder left) is gone."""
+
+_PARENT_POLL_S = 1.0
+"""How often an idle worker checks that its parent is still alive."""
+
+
 def _worker(
     conn: Connection,
     memory: Any,
@@ -175,45 +202,117 @@ def _worker(
     lo: int,
     hi: int,
 ) -> None:
-    """A worker process: step games ``lo..hi-1`` on command, results into shared memory."""
+    """A worker process: step games ``lo..hi-1`` on command, results into shared memory.
+
+    It answers every message but ``close`` with one ``("ok", value)`` or ``("error",
+    exception)``, and returns on ``close``, on end-of-file (the parent closed the pipe or died)
+    or when its parent process changes (the parent died while another process holds the pipe).
+    """
+    for end in list(_PARENT_ENDS):  # forked: the parent's ends, ours and earlier workers'
+        end.close()
+    _PARENT_ENDS.clear()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    parent = os.getppid()
     out = Buffers.allocate(*sizes, memory=memory).rows(lo, hi)
     shard = Shard(rules, hi - lo, reward, persistent=True)
     while True:
         try:
+            while not conn.poll(_PARENT_POLL_S):
+                if os.getppid() != parent:
+                    return
             command, *args = conn.recv()
-        except (EOFError, OSError):  # the main process is gone
+        except (EOFError, OSError):  # the parent is gone
             return
         try:
             if command == "step":
-                conn.send(("ok", shard.step(out.actions, out)))
+                reply: tuple[str, Any] = ("ok", shard.step(out.actions, out))
             elif command == "reset":
                 shard.reset(out, *args)
-                conn.send(("ok", None))
+                reply = ("ok", None)
             elif command == "explain":
-                conn.send(("ok", shard.explain(*args)))
+                reply = ("ok", shard.explain(*args))
             elif command == "render":
                 from hearts_env.render import render_text
 
-                conn.send(("ok", [render_text(shard.table, g) for g in range(hi - lo)]))
+                reply = ("ok", [render_text(shard.table, g) for g in range(hi - lo)])
             elif command == "close":
-                conn.send(("ok", None))
                 return
+            else:
+                reply = ("error", ValueError(f"unknown worker command {command!r}"))
         except Exception as error:  # reported to the main process, which raises it
-            conn.send(("error", error))
+            reply = ("error", error)
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, ConnectionResetError):
+            return
+        except Exception as error:  # an answer or exception that cannot be pickled
+            conn.send(("error", RuntimeError(f"worker could not send its answer to {command}: {error!r}")))
+
+
+@dataclass
+class _Worker:
+    """One worker process and the parent's end of its pipe."""
+
+    number: int  # its shard: 1 .. num_workers - 1 (shard 0 is the main process's)
+    process: Any  # multiprocessing.Process
+    conn: Connection
+    lo: int
+    hi: int
+
+    def name(self) -> str:
+        return f"worker {self.number} (pid {self.process.pid}, games {self.lo}..{self.hi - 1})"
+
+    def death(self) -> str:
+        """How the process ended, for error messages (waiting a moment for its exit code)."""
+        self.process.join(timeout=1.0)
+        code = self.process.exitcode
+        if code is None:
+            return "closed its pipe"
+        if code < 0:
+            try:
+                return f"exit code {code} ({signal.Signals(-code).name})"
+            except ValueError:
+                return f"exit code {code}"
+        return f"exit code {code}"
+
+
+def _is_int(value: Any) -> bool:
+    """An integer action: a Python or numpy integer or a 0-d integer array, not a bool."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, (int, np.integer)):
+        return True
+    return isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu"
+
+
+def _describe(value: Any) -> str:
+    """``value`` and its type, for error messages: ``3.0 (float64)``, ``True (bool)``."""
+    if isinstance(value, np.ndarray):
+        return f"an array of dtype {value.dtype} and shape {value.shape}"
+    text = repr(value.item() if isinstance(value, np.generic) else value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} ({type(value).__name__})"
 
 
 class HeartsVectorEnv(VectorEnv):
     """B Hearts-family games stepped together (see the module docstring).
 
-    ``num_workers``: processes stepping shards of the batch at the same time — this process
-    steps the first shard, ``num_workers - 1`` worker processes the others (1: no workers).
-    ``copy``: return arrays of their own every step (``False``: read-only views of buffers that
-    the next step overwrites; faster, as no new memory is touched each step).
-    ``start_method``: how workers start (default ``"fork"`` where available, else ``"spawn"``,
-    which needs the ``__main__`` guard).
+    ``num_envs``: games in the batch (an int ≥ 1). ``num_workers``: processes stepping shards
+    of the batch at the same time — this process steps the first shard, ``num_workers - 1``
+    worker processes the others (1: no workers). ``copy``: return arrays of their own every
+    step (``False``: read-only views of buffers that the next step overwrites; faster, as no
+    new memory is touched each step). ``render_mode``: ``None`` or ``"ansi"``. ``reward``:
+    ``"points"``, ``"zero_sum"`` or ``"chips"`` (see :class:`~hearts_env.table.Table`).
+    ``start_method``: how workers start (default ``"fork"`` where available, else
+    ``"spawn"``, which needs the ``__main__`` guard). ``worker_timeout``: seconds to wait for
+    a worker's answer before raising ``TimeoutError`` (a positive number). Other keyword
+    arguments are rules options (RULES.md §7) for :func:`~hearts_env.presets.make_rules`.
+
+    Raises ``TypeError`` / ``ValueError`` for a bad argument, before any worker starts.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi"]}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": list(RENDER_MODES)}
 
     def __init__(
         self,
@@ -225,25 +324,31 @@ class HeartsVectorEnv(VectorEnv):
         num_workers: int = 1,
         copy: bool = True,
         start_method: str | None = None,
+        worker_timeout: float = 60.0,
         **options: Any,
     ) -> None:
+        self._workers: list[_Worker] = []
+        self._broken: str | None = None  # why the env is unusable, once it is
+        _check_arguments(num_envs, num_workers, copy, render_mode, reward, start_method, worker_timeout)
+        players = options.get("num_players")
+        if isinstance(players, np.integer):
+            options["num_players"] = int(players)
         self.rules = make_rules(preset, **options)
-        if not isinstance(num_workers, int) or not 1 <= num_workers <= max(1, num_envs):
-            raise ValueError(f"num_workers must be an int from 1 to num_envs={num_envs}, got {num_workers!r}")
-        Table(self.rules, num_envs, reward=reward)  # validates num_envs and reward before anything starts
         self.num_envs = int(num_envs)
-        self.num_workers = num_workers
-        self.copy = copy
+        self.num_workers = int(num_workers)
+        self.copy = bool(copy)
         self.render_mode = render_mode
+        self.worker_timeout = float(worker_timeout)
         self.num_players = self.rules.num_players
-        self._bounds = np.linspace(0, self.num_envs, num_workers + 1).astype(int).tolist()
+        self._bounds = np.linspace(0, self.num_envs, self.num_workers + 1).astype(int).tolist()
         # Buffers reused every step (shared memory with workers, or copy=False) or fresh ones.
-        self._persistent = num_workers > 1 or not copy
+        self._persistent = self.num_workers > 1 or not self.copy
         self._local = Shard(self.rules, self._bounds[1], reward, persistent=self._persistent)
+        self._local.table.parse_reset(seed)  # the seed is checked before anything starts
         self.layout = self._local.table.observer.layout
         self.num_actions = self._local.table.engine.num_actions
-        self.single_observation_space = _spaces(self.num_actions, self.layout.size)
-        self.single_action_space = gymnasium.spaces.Discrete(self.num_actions)
+        self.single_observation_space = spaces.observation_space(self.rules, self.layout)
+        self.single_action_space = spaces.action_space(self.rules)
         batch_space = gymnasium.vector.utils.batch_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gymnasium.spaces.MultiDiscrete([self.num_actions] * self.num_envs, seed=seed)
@@ -251,8 +356,7 @@ class HeartsVectorEnv(VectorEnv):
         self._started = False
         self._last: Buffers | None = None  # the latest step's results
         self._buffers: Buffers | None = None  # the reused buffers (shared with the workers)
-        self._workers: list[tuple[mp.Process, Connection]] = []
-        if num_workers > 1:
+        if self.num_workers > 1:
             self._start_workers(reward, start_method)
         elif self._persistent:
             self._buffers = Buffers.allocate(*self._sizes())
@@ -264,9 +368,15 @@ class HeartsVectorEnv(VectorEnv):
             raise AttributeError("a vector env with worker processes has no single table")
         return self._local.table
 
+    @property
+    def worker_pids(self) -> tuple[int, ...]:
+        """Process ids of the worker processes (empty without workers or once closed)."""
+        return tuple(w.process.pid for w in self._workers)
+
     def _sizes(self) -> tuple[int, int, int, int]:
         return self.num_envs, self.num_players, self.layout.size, self.num_actions
 
+    # ------------------------------------------------------------------ workers
     def _start_workers(self, reward: str, start_method: str | None) -> None:
         # fork starts fast and needs no ``if __name__ == "__main__"`` guard; workers use NumPy only.
         method = start_method or ("fork" if "fork" in mp.get_all_start_methods() else "spawn")
@@ -274,64 +384,174 @@ class HeartsVectorEnv(VectorEnv):
         # A RawArray lives as long as any array made from it: no view can outlive the memory.
         memory = context.RawArray("B", Buffers.nbytes(*self._sizes()))
         self._buffers = Buffers.allocate(*self._sizes(), memory=memory)
-        for lo, hi in zip(self._bounds[1:-1], self._bounds[2:]):
-            parent, child = context.Pipe()
-            args = (child, memory, self.rules, reward, self._sizes(), lo, hi)
-            process = context.Process(target=_worker, args=args, daemon=True)
-            process.start()
-            child.close()
-            self._workers.append((process, parent))
+        try:
+            for number, (lo, hi) in enumerate(zip(self._bounds[1:-1], self._bounds[2:]), start=1):
+                parent, child = context.Pipe()
+                _PARENT_ENDS.add(parent)  # before the fork, so that the worker closes its copy
+                args = (child, memory, self.rules, reward, self._sizes(), lo, hi)
+                process = context.Process(target=_worker, args=args, daemon=True)
+                try:
+                    process.start()
+                except BaseException:
+                    _PARENT_ENDS.discard(parent)
+                    parent.close()
+                    raise
+                finally:
+                    child.close()
+                self._workers.append(_Worker(number, process, parent, lo, hi))
+        except BaseException:
+            self._stop_workers(graceful=False)
+            raise
 
-    def _gather(self) -> list[Any]:
-        """The workers' answers to the last message (raising their errors)."""
-        answers = [conn.recv() for _, conn in self._workers]
-        for status, value in answers:
-            if status == "error":
+    def _fail(self, why: str) -> None:
+        """Mark the env unusable (the first reason is kept)."""
+        if self._broken is None:
+            self._broken = why
+
+    def _send(self, worker: _Worker, payload: bytes) -> None:
+        try:
+            worker.conn.send_bytes(payload)
+        except (OSError, EOFError):  # BrokenPipeError, ConnectionResetError: it is gone
+            message = f"{worker.name()} died: {worker.death()}"
+            self._fail(message)
+            raise RuntimeError(f"{message}; close() this env and make a new one") from None
+
+    def _receive(self, worker: _Worker, what: str, deadline: float) -> tuple[str, Any]:
+        """The worker's reply to ``what``, or a clear error if it dies or does not answer."""
+        while True:
+            ready = wait([worker.conn, worker.process.sentinel], max(0.0, deadline - time.monotonic()))
+            if worker.conn in ready:
+                try:
+                    return worker.conn.recv()
+                except (OSError, EOFError):
+                    break
+            if ready:  # the process ended without answering
+                break
+            if time.monotonic() >= deadline:
+                message = (
+                    f"{worker.name()} did not answer {what}() within "
+                    f"worker_timeout={self.worker_timeout:g} s (stopped, hung or overloaded)"
+                )
+                self._fail(message)
+                raise TimeoutError(f"{message}; close() this env and make a new one")
+        message = f"{worker.name()} died: {worker.death()}"
+        self._fail(message)
+        raise RuntimeError(f"{message}; close() this env and make a new one")
+
+    def _call(
+        self,
+        what: str,
+        messages: Sequence[tuple[_Worker, bytes]],
+        local: Callable[[], Any] | None = None,
+        changes_state: bool = False,
+    ) -> tuple[Any, list[Any]]:
+        """Send each worker its (pickled) message, run ``local`` meanwhile, then read every reply.
+
+        Every message sent has its reply read whatever fails (``local`` raising included), so
+        no stale reply is left in a pipe. Returns ``local``'s result and the workers' values.
+        A request that ``changes_state`` and fails part-way leaves the shards out of step: the
+        env is then unusable (the callers validate everything first, so only faults get here).
+        """
+        sent: list[_Worker] = []
+        replies: list[tuple[_Worker, tuple[str, Any]]] = []
+        answered = False
+        try:
+            try:
+                for worker, payload in messages:
+                    self._send(worker, payload)
+                    sent.append(worker)
+                result = local() if local is not None else None
+            finally:
+                deadline = time.monotonic() + self.worker_timeout
+                replies = [(worker, self._receive(worker, what, deadline)) for worker in sent]
+                answered = True
+        except BaseException as error:
+            if changes_state or not answered:
+                self._fail(f"{what}() failed part-way ({type(error).__name__}: {error})")
+            raise
+        for worker, (status, value) in replies:
+            if status != "error":
+                continue
+            if not changes_state:
                 raise value
-        return [value for _, value in answers]
+            message = f"{worker.name()} failed in {what}() ({type(value).__name__}: {value})"
+            self._fail(message)
+            raise RuntimeError(f"{message}; close() this env and make a new one") from value
+        return result, [value for _, (_, value) in replies]
 
+    def _usable(self, what: str) -> None:
+        """Refuse to run ``what`` on a closed or broken env."""
+        if self.closed:
+            raise RuntimeError(
+                f"{what}() on a closed vector env: make a new one with hearts_env.vector_env(...)"
+            )
+        if self._broken is not None:
+            raise RuntimeError(
+                f"{what}() on an unusable vector env: {self._broken}; close() it and make a new one"
+            )
+
+    # ------------------------------------------------------------------ the Gymnasium API
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Start a new game in every slot (options: ``hands``, ``dealer``, ``pass_direction``)."""
+        """Start a new game in every slot (options: ``hands``, ``kitty``, ``dealer``,
+        ``pass_direction``; see :meth:`Table.reset`). Raises ``TypeError`` / ``ValueError``
+        for a bad seed or option, with nothing changed (the random generators included)."""
+        self._usable("reset")
         if seed is None and not self._started:
             seed = self._seed
+        self._local.table.parse_reset(seed, options)  # every shard has the same rules
         if not self._workers:
             out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
-            self._local.reset(out, seed, options)
+            self._call("reset", [], lambda: self._local.reset(out, seed, options), changes_state=True)
         else:
             out = self._buffers
             seeds: list[int | None] = [None] * self.num_workers
             if seed is not None:
-                children = np.random.SeedSequence(seed).spawn(self.num_workers)
+                children = np.random.SeedSequence(int(seed)).spawn(self.num_workers)
                 seeds = [int(child.generate_state(1)[0]) for child in children]
-            for (_, conn), worker_seed in zip(self._workers, seeds[1:]):
-                conn.send(("reset", worker_seed, options))
-            self._local.reset(out.rows(0, self._bounds[1]), seeds[0], options)
-            self._gather()
+            try:
+                payloads = [bytes(ForkingPickler.dumps(("reset", s, options))) for s in seeds[1:]]
+            except Exception as error:
+                raise TypeError(
+                    f"reset options must be picklable to reach the worker processes: {error}"
+                ) from None
+            local = self._bounds[1]
+            self._call(
+                "reset",
+                list(zip(self._workers, payloads)),
+                lambda: self._local.reset(out.rows(0, local), seeds[0], options),
+                changes_state=True,
+            )
         self._started = True
         self._last = out
         return self._views(out), {"current_player": self._get(out.current_player)}
 
     def step(
-        self, actions: np.ndarray
+        self, actions: np.ndarray | Sequence[int]
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """One decision per game; finished episodes restart in the same step."""
+        """One decision per game (``actions``: one integer card index per game, shape (B,));
+        finished episodes restart in the same step. A bad or illegal action raises
+        ``TypeError`` / ``ValueError`` naming the game, its agent and the value, before any
+        game changes."""
+        self._usable("step")
         if not self._started:
-            raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions).reshape(self.num_envs)
+            raise RuntimeError("step() before reset(): call reset() first")
+        actions = self._checked(actions)
         if not self._workers:
             out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
-            ended = self._local.step(actions, out)
+            ended, _ = self._call("step", [], lambda: self._local.step(actions, out), changes_state=True)
         else:
             out = self._buffers
-            self._check(actions)
             out.actions[:] = actions
-            for _, conn in self._workers:
-                conn.send(("step",))
             local = self._bounds[1]
-            ended = self._local.step(out.actions[:local], out.rows(0, local))
-            ended = any(self._gather()) or ended
+            ended, answers = self._call(
+                "step",
+                [(worker, _STEP) for worker in self._workers],
+                lambda: self._local.step(out.actions[:local], out.rows(0, local)),
+                changes_state=True,
+            )
+            ended = ended or any(answers)
         self._last = out
         info: dict[str, Any] = {
             "rewards": self._get(out.rewards),
@@ -347,31 +567,75 @@ class HeartsVectorEnv(VectorEnv):
         truncated = np.zeros(self.num_envs, bool)
         return self._views(out), reward, self._get(out.terminated), truncated, info
 
-    def _check(self, actions: np.ndarray) -> None:
-        """With workers: refuse an illegal action before any shard steps (state unchanged)."""
-        if self.rules.illegal_action == "terminate":
-            return
-        bad = (self._buffers.legal & action_bits(actions.astype(np.int64))) == ZERO
-        if not bad.any():
-            return
-        game = int(np.flatnonzero(bad)[0])
-        shard = int(np.searchsorted(self._bounds, game, side="right")) - 1
-        lo = self._bounds[shard]
-        if shard == 0:
-            message = self._local.explain(game, int(actions[game]))
+    # ------------------------------------------------------------------ checking actions
+    def _agent(self, game: int) -> str:
+        """The acting agent of ``game``, for error messages."""
+        if game < self._bounds[1]:
+            seat = self._local.table.state.current[game]
         else:
-            conn = self._workers[shard - 1][1]
-            conn.send(("explain", game - lo, int(actions[game])))
-            message = self._gather_one(conn)
-        raise ValueError(f"game {game}: {message}")
+            seat = self._buffers.current_player[game]
+        return f"player_{int(seat)}"
 
-    @staticmethod
-    def _gather_one(conn: Connection) -> Any:
-        status, value = conn.recv()
-        if status == "error":
-            raise value
-        return value
+    def _checked(self, actions: Any) -> np.ndarray:
+        """``actions`` as a fresh (B,) int64 array, or ``TypeError`` / ``ValueError`` naming the
+        first bad game, its agent and the value (illegal cards too, unless they forfeit)."""
+        b, n = self.num_envs, self.num_actions
+        shape_error = f"step() takes one integer action per game: a list or integer array of shape ({b},)"
+        if isinstance(actions, (list, tuple)):
+            if len(actions) != b:
+                raise ValueError(f"{shape_error}, got {len(actions)} actions")
+            for game, value in enumerate(actions):
+                if not _is_int(value):
+                    raise TypeError(self._not_an_int(game, value))
+            values = [int(value) for value in actions]
+            # -1 for every out-of-range value (Python ints may not fit an int64): it names no card
+            clean = np.array([v if 0 <= v < n else -1 for v in values], np.int64)
+            return self._legal_or_raise(clean, values)
+        try:
+            array = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        except Exception:
+            raise TypeError(f"{shape_error}, got {_describe(actions)}") from None
+        if array.ndim == 0 and array.dtype.kind not in "iu":
+            raise TypeError(f"{shape_error}, got {_describe(actions)}")
+        if array.shape != (b,):
+            raise ValueError(f"{shape_error}, got shape {array.shape} (dtype {array.dtype})")
+        if array.dtype.kind not in "iu":
+            game = _first_non_int(array)
+            raise TypeError(self._not_an_int(game, array[game], array.dtype))
+        out_of_range = (array < 0) | (array >= n)
+        clean = np.where(out_of_range, 0, array).astype(np.int64)
+        clean[out_of_range] = -1  # every out-of-range value names no card
+        return self._legal_or_raise(clean, array)
 
+    def _not_an_int(self, game: int, value: Any, dtype: np.dtype | None = None) -> str:
+        why = "is not an integer" if dtype is None else f"is in an array of dtype {dtype}, not of integers"
+        return (
+            f"game {game} ({self._agent(game)}): action {_describe(value)} {why}; "
+            f"step() takes integer card indices 0..{self.num_actions - 1}, one per game "
+            f"(a list of ints or an integer array of shape ({self.num_envs},))"
+        )
+
+    def _legal_or_raise(self, actions: np.ndarray, original: Any) -> np.ndarray:
+        """``actions`` (in-range values, -1 elsewhere) if every one is legal (or illegal ones
+        forfeit); else ``ValueError`` explaining the first illegal one — before any shard steps."""
+        if self.rules.illegal_action == "terminate":
+            return actions
+        legal = self._buffers.legal if self._workers else self._local.table.legal()
+        bad = (legal & action_bits(actions)) == ZERO
+        if not bad.any():
+            return actions
+        game = int(np.flatnonzero(bad)[0])
+        action = int(original[game])
+        shard = int(np.searchsorted(self._bounds, game, side="right")) - 1
+        if shard == 0:
+            message = self._local.explain(game, action)
+        else:
+            worker = self._workers[shard - 1]
+            payload = bytes(ForkingPickler.dumps(("explain", game - worker.lo, action)))
+            (_, [message]) = self._call("explain", [(worker, payload)])
+        raise ValueError(f"game {game} ({self._agent(game)}): {message}")
+
+    # ------------------------------------------------------------------ outputs
     def _get(self, array: np.ndarray) -> np.ndarray:
         """An output array as returned: fresh ones as they are, reused ones copied, or read-only
         views with ``copy=False``."""
@@ -389,8 +653,9 @@ class HeartsVectorEnv(VectorEnv):
     def legal_masks(self) -> np.ndarray:
         """(B,) uint64: the acting seats' legal cards as bitmasks (bit c = card c), for fast
         agents (see :func:`hearts_env.bits.random_bit`)."""
+        self._usable("legal_masks")
         if self._last is None:
-            raise RuntimeError("call reset() first")
+            raise RuntimeError("legal_masks() before reset(): call reset() first")
         return self._get(self._last.legal)
 
     def render(self) -> tuple[str, ...] | None:
@@ -399,25 +664,38 @@ class HeartsVectorEnv(VectorEnv):
 
         if self.render_mode != "ansi":
             return None
+        self._usable("render")
         texts = [render_text(self._local.table, g) for g in range(self._bounds[1])]
-        for _, conn in self._workers:
-            conn.send(("render",))
-        return tuple(texts + [text for shard in self._gather() for text in shard])
+        _, shards = self._call("render", [(worker, _RENDER) for worker in self._workers])
+        return tuple(texts + [text for shard in shards for text in shard])
 
-    def close(self, **kwargs: Any) -> None:
-        """Stop the worker processes and free the shared memory."""
-        if self._workers:
-            for process, conn in self._workers:
+    # ------------------------------------------------------------------ closing
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the worker processes (killing any that do not stop) and free the shared memory.
+        Never hangs, and works on an env made unusable by a failed worker."""
+        self._stop_workers(graceful=self._broken is None)
+        self._buffers = None  # the memory goes once no returned view uses it
+
+    def _stop_workers(self, graceful: bool) -> None:
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            if graceful:
                 try:
-                    conn.send(("close",))
-                    conn.recv()
+                    worker.conn.send_bytes(_CLOSE)
                 except (OSError, EOFError):
                     pass
-                process.join(timeout=5)
-                conn.close()
-            self._workers = []
-        self._buffers = None  # the memory goes once no returned view uses it
-        super().close(**kwargs)
+            _PARENT_ENDS.discard(worker.conn)
+            worker.conn.close()  # end-of-file: the worker returns even if the message was lost
+        deadline = time.monotonic() + (min(5.0, self.worker_timeout) if graceful else 0.2)
+        for worker in workers:
+            process = worker.process
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.exitcode is None and graceful:
+                process.terminate()
+                process.join(1.0)
+            if process.exitcode is None:  # failed, stopped (SIGSTOP) or ignoring SIGTERM
+                process.kill()
+                process.join(5.0)
 
     def __del__(self) -> None:
         if getattr(self, "_workers", None):
@@ -427,9 +705,69 @@ class HeartsVectorEnv(VectorEnv):
                 pass
 
 
+_STEP, _RENDER, _CLOSE = (bytes(ForkingPickler.dumps((command,))) for command in ("step", "render", "close"))
+
+
+def _first_non_int(array: np.ndarray) -> int:
+    """The first game of a non-integer ``array`` whose value is not a whole number (0 if all are)."""
+    if array.dtype.kind == "f":
+        bad = ~np.isfinite(array) | (array != np.round(array))
+        return int(np.argmax(bad))
+    if array.dtype.kind == "O":
+        return next((g for g, value in enumerate(array) if not _is_int(value)), 0)
+    return 0
+
+
+def _check_arguments(
+    num_envs: Any,
+    num_workers: Any,
+    copy: Any,
+    render_mode: Any,
+    reward: Any,
+    start_method: Any,
+    worker_timeout: Any,
+) -> None:
+    """``TypeError`` / ``ValueError`` for a bad constructor argument of the vector env."""
+
+    def integer(value: Any) -> bool:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+    if not integer(num_envs):
+        raise TypeError(f"num_envs must be an int (the number of games), got {_describe(num_envs)}")
+    if num_envs < 1:
+        raise ValueError(f"num_envs must be at least 1 (the number of games), got {num_envs!r}")
+    if not integer(num_workers):
+        raise TypeError(
+            f"num_workers must be an int from 1 to num_envs={num_envs}, got {_describe(num_workers)}"
+        )
+    if not 1 <= num_workers <= num_envs:
+        raise ValueError(f"num_workers must be an int from 1 to num_envs={num_envs}, got {num_workers!r}")
+    if not isinstance(copy, (bool, np.bool_)):
+        raise TypeError(f"copy must be True or False, got {_describe(copy)}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"render_mode must be None or one of {', '.join(map(repr, RENDER_MODES))}, got {render_mode!r}"
+        )
+    if not isinstance(reward, str) or reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
+    methods = mp.get_all_start_methods()
+    if start_method is not None and start_method not in methods:
+        raise ValueError(
+            f"start_method must be None or one of {', '.join(map(repr, methods))}, got {start_method!r}"
+        )
+    if isinstance(worker_timeout, (bool, np.bool_)) or not isinstance(
+        worker_timeout, (int, float, np.number)
+    ):
+        raise TypeError(f"worker_timeout must be a number of seconds, got {_describe(worker_timeout)}")
+    if not (math.isfinite(worker_timeout) and worker_timeout > 0):
+        raise ValueError(
+            f"worker_timeout must be a positive, finite number of seconds, got {worker_timeout!r}"
+        )
+
+
 def vector_env(
     preset: str = "hearts", num_envs: int = 1024, seed: int | None = None, **options: Any
 ) -> HeartsVectorEnv:
     """``num_envs`` games of ``preset`` as a Gymnasium ``VectorEnv`` (RULES.md §7 options;
-    ``num_workers`` and ``copy`` as in :class:`HeartsVectorEnv`)."""
+    ``num_workers``, ``copy``, ``worker_timeout`` and the others as in :class:`HeartsVectorEnv`)."""
     return HeartsVectorEnv(preset, num_envs=num_envs, seed=seed, **options)

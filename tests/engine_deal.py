@@ -108,12 +108,17 @@ class EngineDeal:
         if self.phase != "done":
             return None
         if self.rules.scoring == "royal":
-            return [int(p) for p in royal_points(self.rules, self._s.taken[:1])[0]]
+            counted = self._s.taken[:1] & ~self._s.uncounted[:1, None]
+            return [int(p) for p in royal_points(self.rules, counted)[0]]
         return [int(p) for p in self._s.points[0]]
 
     @property
     def deal_points(self) -> list[int] | None:
         return None if self.phase != "done" else [int(p) for p in self._s.deal_points[0]]
+
+    @property
+    def cancelled(self) -> bool:
+        return bool(self._s.cancelled[0])
 
     @property
     def moon_shooter(self) -> int | None:

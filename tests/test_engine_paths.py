@@ -29,7 +29,7 @@ CASES = [
 
 
 def _fields(s: State) -> dict[str, np.ndarray]:
-    return {name: getattr(s, name) for name in s._arrays()}
+    return {name: getattr(s, name) for name in s.array_fields()}
 
 
 @pytest.mark.parametrize(("preset", "players", "options"), CASES)

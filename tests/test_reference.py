@@ -2,6 +2,10 @@
 
 Most deals use a small deck (``removed`` = every card not listed) so that a whole deal fits in a
 few lines; hands are written as card strings, seat 0 first.
+
+``tests/test_engine_scripted.py`` replays this module with ``ReferenceDeal`` replaced by the fast
+engine: the reference's own bookkeeping is therefore checked through :func:`bookkeeping`, and the
+tests of the reference's settlement functions call :func:`reference_only`.
 """
 
 from __future__ import annotations
@@ -10,9 +14,10 @@ import random
 
 import pytest
 
+from hearts_env import reference
 from hearts_env.cards import card_name, parse_card, parse_cards
 from hearts_env.presets import all_configs, make_rules
-from hearts_env.reference import ReferenceDeal
+from hearts_env.reference import ReferenceDeal, reference_settle, reference_settle_game
 from hearts_env.rules import Rules
 
 
@@ -51,6 +56,20 @@ def play_trick(d: ReferenceDeal, plays: str, winner: int) -> None:
     assert d.completed_tricks[-1][1] == winner
     if d.phase != "done":
         assert d.current_player == winner
+
+
+def reference_only() -> None:
+    """Skip in the engine replay: the test is about the reference's own functions."""
+    if ReferenceDeal is not reference.ReferenceDeal:
+        pytest.skip("checks the reference's own settlement functions and bookkeeping")
+
+
+def bookkeeping(d: ReferenceDeal, **expected: object) -> None:
+    """Check the reference's first-trick bookkeeping (``all_penalty_seats``, ``uncounted``,
+    ``set_aside``, ``set_aside_receiver``, ``penalty_total``); the engine replay has none."""
+    if isinstance(d, reference.ReferenceDeal):
+        for name, value in expected.items():
+            assert getattr(d, name) == value, f"{name}: {getattr(d, name)!r} != {value!r}"
 
 
 def assert_rejected(d: ReferenceDeal, card: str, *words: str) -> None:
@@ -322,11 +341,237 @@ def test_old_moon_full_deck_and_moon_points() -> None:
         ([77, 83, 60], [0, 17, 17]),  # 77 ties the lowest (77): old moon
     ],
 )
-def test_shooter_choice(totals: list[int], expected: list[int]) -> None:
-    rules = small_rules("hearts", MOON_CARDS, moon="shooter_choice")
+def test_auto_choice(totals: list[int], expected: list[int]) -> None:
+    rules = small_rules("hearts", MOON_CARDS, moon="auto_choice")
     d = deal(rules, MOON_HANDS, totals=totals)
     play_moon_deal(d)
     assert d.deal_points == expected and d.moon_shooter == 0
+
+
+# ---------------------------------------------------------------- the first trick: no heart led, all-penalty
+
+
+def test_no_heart_lead_first_trick() -> None:
+    cards = "2C 3C 4C 5H 6H 7H 8D 9D TD"
+    options = dict(first_lead="eldest", hearts_break="free", no_points_first_trick=False)
+    hands = ["2C 5H 6H", "3C 8D 9D", "4C 7H TD"]
+    d = deal(small_rules("hearts", cards, **options), hands, dealer=2)
+    assert legal(d) == "2C 5H 6H"  # hearts free: without the rule anything may be led
+    rules = small_rules("hearts", cards, no_heart_lead_first_trick=True, **options)
+    d = deal(rules, hands, dealer=2)
+    assert d.current_player == 0 and legal(d) == "2C"
+    assert_rejected(d, "5H", "no heart may be led to the first trick")
+    play(d, 0, "2C")
+    play(d, 1, "3C")
+    play(d, 2, "4C")
+    assert legal(d) == "TD 7H"  # the second trick: hearts may be led again
+    # A leader with only hearts leads one; the rule does not touch the followers' discards.
+    d = deal(rules, ["5H 6H 7H", "2C 3C 8D", "4C 9D TD"], dealer=2)
+    assert legal(d) == "5H 6H 7H"
+    play(d, 0, "5H")
+    assert legal(d) == "2C 3C 8D"
+
+
+def test_no_heart_lead_first_trick_on_top_of_the_other_lead_rules() -> None:
+    # Hearts and Q♠ only, Q♠ also needs the break: the break rule allows all, this rule Q♠.
+    cards = "2C 3C 4C QS 5H 6H 8D 9D TD"
+    hands = ["QS 5H 6H", "2C 3C 8D", "4C 9D TD"]
+    base = dict(first_lead="eldest", queen_needs_break=True)
+    d = deal(small_rules("hearts", cards, **base), hands, dealer=2)
+    assert legal(d) == "5H 6H QS"
+    d = deal(small_rules("hearts", cards, no_heart_lead_first_trick=True, **base), hands, dealer=2)
+    assert legal(d) == "QS"
+
+
+D1_CARDS = "2C 3C 4C 5C KC 4D 6D 2H 5H 9H AH QS"
+D1_HANDS = ["2C 3C KC 4D", "2H 5H 9H QS", "4C 5C 6D AH"]  # seat 1 holds only penalty cards
+D1_NO_TRIGGER = ["2C 3C KC 2H", "4D 5H 9H QS", "4C 5C 6D AH"]
+
+
+def play_d1(d: ReferenceDeal) -> None:
+    """Seat 2 wins the first trick (9H in it); seat 0 takes 2H, 5H, AH; seat 2 Q♠."""
+    bookkeeping(d, all_penalty_seats=[1])
+    assert d.current_player == 0
+    play_trick(d, "0:2C 1:9H 2:5C", winner=2)
+    play_trick(d, "2:6D 0:4D 1:QS", winner=2)
+    play_trick(d, "2:4C 0:KC 1:2H", winner=0)
+    play_trick(d, "0:3C 1:5H 2:AH", winner=0)
+    assert d.tricks_won == [2, 0, 2] and not d.cancelled
+
+
+def test_all_penalty_hand_play() -> None:
+    d = deal(small_rules("hearts", D1_CARDS), D1_HANDS, dealer=2)
+    play(d, 0, "2C")
+    assert legal(d) == "2H 5H 9H QS"  # nothing else to play: the penalty cards are legal
+    d = deal(small_rules("hearts", D1_CARDS), D1_HANDS, dealer=2)
+    play_d1(d)
+    assert d.raw_points == [3, 0, 14] and d.deal_points == [3, 0, 14]
+    bookkeeping(d, uncounted=set(), set_aside=set(), penalty_total=17)
+
+
+def test_all_penalty_hand_redeal_cancels_the_deal() -> None:
+    d = deal(small_rules("hearts", D1_CARDS, first_trick_all_penalty="redeal"), D1_HANDS, dealer=2)
+    assert d.cancelled and d.phase == "done" and d.current_player == -1
+    assert d.deal_points == [0, 0, 0] and d.raw_points == [0, 0, 0] and d.moon_shooter is None
+    assert d.legal_actions() == [] and d.completed_tricks == []
+    with pytest.raises(ValueError, match="over"):
+        d.step(parse_card("2C"))
+    # Without a hand of only penalty cards the rule changes nothing.
+    d = deal(small_rules("hearts", D1_CARDS, first_trick_all_penalty="redeal"), D1_NO_TRIGGER, dealer=2)
+    assert not d.cancelled and d.phase == "play"
+    bookkeeping(d, all_penalty_seats=[])
+
+
+FULL = {s: " ".join(r + s for r in "23456789TJQKA") for s in "CDHS"}
+
+
+def test_all_penalty_hand_is_judged_after_the_exchange() -> None:
+    rules = make_rules("hearts", first_trick_all_penalty="redeal")
+    # Seat 1 holds ten hearts and three clubs; seat 0 passes it the last three hearts.
+    hands = [
+        "JH QH KH " + " ".join(r + "D" for r in "2345678TJQ"),
+        "2H 3H 4H 5H 6H 7H 8H 9H TH AH 2C 3C 4C",
+        "5C 6C 7C 8C 9C TC JC QC KC AC 9D KD AD",
+        FULL["S"],
+    ]
+    d = deal(rules, hands, dealer=3, direction="left")
+    assert d.phase == "pass" and not d.cancelled  # not triggered before the exchange
+    for seat, cards in [(0, "JH QH KH"), (1, "2C 3C 4C"), (2, "5C 6C 7C"), (3, "2S 3S 4S")]:
+        for card in cards.split():
+            play(d, seat, card)
+    assert d.cancelled and d.phase == "done"
+    bookkeeping(d, all_penalty_seats=[1])
+    assert d.deal_points == [0, 0, 0, 0]
+    # Thirteen hearts before the pass, three of them passed away: no trigger.
+    hands = [FULL["C"], FULL["H"], FULL["D"], FULL["S"]]
+    d = deal(rules, hands, dealer=3, direction="left")
+    for seat, cards in [(0, "2C 3C 4C"), (1, "2H 3H 4H"), (2, "2D 3D 4D"), (3, "2S 3S 4S")]:
+        for card in cards.split():
+            play(d, seat, card)
+    assert not d.cancelled and d.phase == "play"
+    assert d.hands[1] >= set(parse_cards("2C 3C 4C"))
+    # Held (no pass): thirteen hearts, or twelve and Q♠, trigger at once.
+    d = deal(rules, hands, dealer=3, direction="hold")
+    assert d.cancelled and d.phase == "done"
+    twelve = [FULL["C"], FULL["H"].replace("2H", "QS"), FULL["D"], FULL["S"].replace("QS", "2H")]
+    d = deal(rules, twelve, dealer=3, direction="hold")
+    assert d.cancelled and d.phase == "done"
+
+
+def test_all_penalty_hand_not_counted() -> None:
+    rules = small_rules("hearts", D1_CARDS, first_trick_all_penalty="not_counted")
+    d = deal(rules, D1_HANDS, dealer=2)
+    play_d1(d)
+    bookkeeping(d, uncounted=set(parse_cards("9H")), penalty_total=16)
+    assert d.raw_points == [3, 0, 13] and d.deal_points == [3, 0, 13]  # 9H scores nothing
+    assert parse_card("9H") in d.taken[2]  # still a card won
+
+
+# Seat 1 holds only penalty cards; seat 0 wins the first trick (and 9H), seat 2 the rest.
+NC_MOON_CARDS = "2C 3D 4D 5D 6D 7D 8D AD 2H 5H 9H QS"
+NC_MOON_HANDS = ["2C 3D 4D 5D", "2H 5H 9H QS", "6D 7D 8D AD"]
+
+
+def play_nc_moon(d: ReferenceDeal) -> None:
+    play_trick(d, "0:2C 1:9H 2:6D", winner=0)
+    play_trick(d, "0:3D 1:QS 2:7D", winner=2)
+    play_trick(d, "2:8D 0:4D 1:2H", winner=2)
+    play_trick(d, "2:AD 0:5D 1:5H", winner=2)
+
+
+def test_not_counted_moon_needs_every_other_penalty_card() -> None:
+    d = deal(small_rules("hearts", NC_MOON_CARDS), NC_MOON_HANDS, dealer=2)
+    play_nc_moon(d)
+    assert d.moon_shooter is None and d.deal_points == [1, 0, 15]
+    rules = small_rules("hearts", NC_MOON_CARDS, first_trick_all_penalty="not_counted")
+    d = deal(rules, NC_MOON_HANDS, dealer=2)
+    play_nc_moon(d)
+    # 9H is uncounted: seat 2 took every other penalty card, T = 16 - 1 = 15.
+    assert d.moon_shooter == 2
+    bookkeeping(d, penalty_total=15)
+    assert d.raw_points == [0, 0, 15] and d.deal_points == [15, 15, 0]
+    rules = small_rules("hearts", NC_MOON_CARDS, first_trick_all_penalty="not_counted", moon="new")
+    d = deal(rules, NC_MOON_HANDS, dealer=2)
+    play_nc_moon(d)
+    assert d.deal_points == [0, 0, -15]
+
+
+def test_not_counted_royal_ignores_an_uncounted_queen() -> None:
+    # Seat 1 plays Q♥ to the first trick: it neither scores nor doubles its taker's hearts.
+    cards = "2C 3C 4C 5C QH 2H 3H 4H 2D 3D 4D 5D"
+    hands = ["2C 3C 2D 3D", "QH 2H 3H 4H", "4C 5C 4D 5D"]
+    play_out = ["0:2C 1:QH 2:5C", "2:5D 0:3D 1:2H", "2:4D 0:2D 1:3H", "2:4C 0:3C 1:4H"]
+    d = deal(small_rules("royal_hearts", cards), hands, dealer=2)
+    for plays in play_out:
+        play_trick(d, plays, winner=2)
+    assert d.moon_shooter == 2 and d.raw_points == [0, 0, 8] and d.deal_points == [8, 8, 0]
+    d = deal(small_rules("royal_hearts", cards, first_trick_all_penalty="not_counted"), hands, dealer=2)
+    for plays in play_out:
+        play_trick(d, plays, winner=2)
+    bookkeeping(d, uncounted=set(parse_cards("QH")))
+    # Seat 2 took every other heart: a moon of his own Royal score, 3 (not doubled).
+    assert d.raw_points == [0, 0, 3] and d.moon_shooter == 2 and d.deal_points == [3, 3, 0]
+
+
+def test_to_lowest_goes_to_the_lowest_non_zero_points() -> None:
+    rules = small_rules("hearts", D1_CARDS, first_trick_all_penalty="to_lowest")
+    d = deal(rules, D1_HANDS, dealer=2)
+    play(d, 0, "2C")
+    play(d, 1, "9H")
+    play(d, 2, "5C")
+    assert d.taken == [set(), set(), set()]
+    bookkeeping(d, set_aside=set(parse_cards("2C 9H 5C")))
+    assert d.tricks_won == [0, 0, 1]  # a trick won, its cards set aside
+    for plays in ["2:6D 0:4D 1:QS", "2:4C 0:KC 1:2H", "0:3C 1:5H 2:AH"]:
+        for item in plays.split():
+            seat, card = item.split(":")
+            play(d, int(seat), card)
+    # Without the trick: seat 0 has 3, seat 1 0, seat 2 13. Seat 0 receives it (9H).
+    assert set(parse_cards("2C 9H 5C")) <= d.taken[0]
+    bookkeeping(d, set_aside_receiver=0)
+    assert d.raw_points == [4, 0, 13] and d.deal_points == [4, 0, 13]
+    assert d.tricks_won == [2, 0, 2]
+
+
+def test_to_lowest_tie_goes_to_the_lowest_seat() -> None:
+    cards = "2C 3C 4C 3D 4D 5D 7D 2H 4H 5H 6H QS"
+    rules = small_rules("hearts", cards, first_trick_all_penalty="to_lowest")
+    d = deal(rules, ["4H 5H 6H QS", "2C 4C 3D 7D", "3C 4D 5D 2H"], dealer=2)
+    bookkeeping(d, all_penalty_seats=[0])
+    play_trick(d, "1:2C 2:3C 0:QS", winner=2)
+    play_trick(d, "2:4D 0:5H 1:7D", winner=1)
+    play_trick(d, "1:3D 2:5D 0:6H", winner=2)
+    play_trick(d, "2:2H 0:4H 1:4C", winner=0)
+    # Without the trick: [2, 1, 1]; seats 1 and 2 tie, the lower seat takes Q♠ with it.
+    assert set(parse_cards("2C 3C QS")) <= d.taken[1]
+    bookkeeping(d, set_aside_receiver=1)
+    assert d.raw_points == [2, 14, 1] and d.deal_points == [2, 14, 1]
+
+
+@pytest.mark.parametrize(("moon", "expected"), [("none", [0, 0, 1]), ("old", [1, 1, 0])])
+def test_to_lowest_nobody_non_zero_back_to_the_winner(moon: str, expected: list[int]) -> None:
+    rules = small_rules("hearts", "2C 3C 5H", first_trick_all_penalty="to_lowest", moon=moon)
+    d = deal(rules, ["2C", "5H", "3C"], dealer=2)
+    bookkeeping(d, all_penalty_seats=[1])
+    play_trick(d, "0:2C 1:5H 2:3C", winner=2)
+    # Everyone has 0 without the trick: it goes back to seat 2, who then holds every heart.
+    assert d.taken == [set(), set(), set(parse_cards("2C 3C 5H"))]
+    bookkeeping(d, set_aside_receiver=2)
+    assert d.deal_points == expected and d.moon_shooter == (None if moon == "none" else 2)
+
+
+def test_to_lowest_bonus_points_are_non_zero() -> None:
+    # J♦ -10 leaves seat 0 at -9 without the trick: the lowest non-zero points, so it is his.
+    cards = "2C 3C 4C 5C 8C QD JD 6D 2H 5H 9H QS"
+    rules = small_rules("hearts", cards, first_trick_all_penalty="to_lowest", card_points={"JD": -10})
+    d = deal(rules, ["2C 3C 4C QD", "2H 5H 9H QS", "5C 8C JD 6D"], dealer=2)
+    play_trick(d, "0:2C 1:9H 2:5C", winner=2)
+    play_trick(d, "2:JD 0:QD 1:2H", winner=0)
+    play_trick(d, "0:3C 1:5H 2:8C", winner=2)
+    play_trick(d, "2:6D 0:4C 1:QS", winner=2)
+    assert set(parse_cards("2C 9H 5C")) <= d.taken[0]
+    bookkeeping(d, set_aside_receiver=0)
+    assert d.raw_points == [-10 + 1 + 1, 0, 14] and d.deal_points == [-8, 0, 14]
 
 
 # ---------------------------------------------------------------- variants
@@ -512,6 +757,165 @@ def test_malformed_deals_are_rejected() -> None:
         ReferenceDeal(rules, good, 3, "hold")
 
 
+# ---------------------------------------------------------------- settlements (chips)
+
+
+def finished(rules: Rules, taken: list[str]) -> ReferenceDeal:
+    """A deal of ``rules`` scored as if its tricks had given each seat these cards."""
+    cards, size = rules.deck.cards, rules.hand_size
+    d = reference.ReferenceDeal(
+        rules, [cards[i * size : (i + 1) * size] for i in range(rules.num_players)], 0, "hold"
+    )
+    d.taken = [set(parse_cards(t)) for t in taken]
+    d.tricks_won = [1] * rules.num_players
+    d._score()
+    return d
+
+
+def settle(rules: Rules, taken: list[str], pool: int) -> tuple[list[int], int]:
+    """Settle a :func:`finished` deal, checking that chips and the pool balance."""
+    chips, after = reference_settle(rules, finished(rules, taken), pool)
+    assert sum(chips) + (after - pool) == 0
+    assert all(isinstance(c, int) for c in chips) and isinstance(after, int)
+    return chips, after
+
+
+HEARTS_2_TO_6, HEARTS_7_TO_A = "2H 3H 4H 5H 6H", "7H 8H 9H TH JH QH KH AH"
+ALL_HEARTS = HEARTS_2_TO_6 + " " + HEARTS_7_TO_A
+
+
+def test_points_settlement_pays_nothing() -> None:
+    reference_only()
+    rules = make_rules("hearts")
+    assert settle(rules, [ALL_HEARTS, "QS", "", ""], 5) == ([0, 0, 0, 0], 5)
+
+
+def test_howell() -> None:
+    reference_only()
+    rules = make_rules("black_lady_foster", reading="howell")
+    assert settle(rules, ["2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH", "QS", "", ""], 0) == (
+        [-26, -26, 26, 26],
+        0,
+    )
+    # With not_counted, T is the deal's total less the uncounted cards (16 here).
+    rules = small_rules("hearts", D1_CARDS, first_trick_all_penalty="not_counted", settlement="howell")
+    d = deal(rules, D1_HANDS, dealer=2)
+    play_d1(d)
+    assert reference_settle(rules, d, 0) == ([16 - 3 * 3, 16, 16 - 3 * 13], 0)
+
+
+def test_jackpot() -> None:
+    reference_only()
+    rules = make_rules("black_lady_foster", reading="jackpot")
+    # Only seat 2 took no penalty card: seat 3 took Q♠ alone and does not share.
+    assert settle(rules, [HEARTS_2_TO_6, HEARTS_7_TO_A, "", "QS"], 0) == ([-5, -8, 26, -13], 0)
+    # Three sharers of 26: 8 chips each, the odd 2 stay in the pool.
+    assert settle(rules, [ALL_HEARTS + " QS", "", "", ""], 0) == ([-26, 8, 8, 8], 2)
+    # Every player took a penalty card: the pool keeps the whole pot for the next deal.
+    chips, pool = settle(rules, ["2H", "3H", "4H 5H 6H " + HEARTS_7_TO_A, "QS"], 2)
+    assert (chips, pool) == ([-1, -1, -11, -13], 28)
+    assert settle(rules, [ALL_HEARTS + " QS", "", "", ""], pool) == ([-26, 18, 18, 18], 0)
+
+
+def test_lowest_wins_chips_ties_and_the_pool() -> None:
+    reference_only()
+    rules = make_rules("hearts_1887", reading="chips")
+    four, nine = "2H 3H 4H 5H", "6H " + HEARTS_7_TO_A
+    # Seats 1 and 3 tie for fewest: 4 pays 2 + 2; 9 pays 4 + 4 and 1 goes into the pool.
+    chips, pool = settle(rules, [four, "", nine, ""], 0)
+    assert (chips, pool) == ([-4, 6, -9, 6], 1)
+    # The next deal's single winner takes the payments and the carried chip.
+    chips, pool = settle(rules, ["2H 3H 4H", "5H 6H 7H 8H 9H", "TH JH", "QH KH AH"], pool)
+    assert (chips, pool) == ([-3, -5, 12, -3], 0)
+    # Three winners share a pool of 5 (1 each, 2 stay) and 7 (2 each, 1 more stays).
+    chips, pool = settle(rules, ["2H 3H 4H 5H 6H 7H 8H", "9H TH", "JH QH", "KH AH"], 5)
+    assert (chips, pool) == ([-7, 3, 3, 3], 3)
+    # A negative pool (owed after a moon) is not collected; the remainders still go in.
+    assert settle(rules, [four, "", nine, ""], -1) == ([-4, 6, -9, 6], 0)
+
+
+def all_hearts_to_seat_2(rules: Rules) -> ReferenceDeal:
+    """Seat 2 holds every heart and leads (eldest): the others are void, he takes all 13."""
+    d = deal(rules, [FULL["C"], FULL["D"], FULL["H"], FULL["S"]], dealer=1)
+    while d.phase != "done":
+        d.step(d.legal_actions()[0])
+    assert d.tricks_won == [0, 0, 13, 0] and d.raw_points == [0, 0, 13, 0]
+    return d
+
+
+def test_lowest_wins_chips_all_thirteen_hearts() -> None:
+    reference_only()
+    rules = make_rules("hearts_1887", reading="chips")
+    d = all_hearts_to_seat_2(rules)
+    assert d.moon_shooter is None
+    assert reference_settle(rules, d, 0) == ([4, 4, -13, 4], 1)  # 4 to each, 1 into the pool
+    rules = make_rules("hearts_1887", reading="chips", moon="old")
+    d = all_hearts_to_seat_2(rules)
+    assert d.moon_shooter == 2 and d.deal_points == [13, 13, 0, 13]
+    # He receives 13: 4 from each opponent and 1 from the pool, owed when the pool is empty.
+    assert reference_settle(rules, d, 0) == ([-4, -4, 13, -4], -1)
+    assert reference_settle(rules, d, 3) == ([-4, -4, 13, -4], 2)  # nobody collects the pool
+
+
+@pytest.mark.parametrize(("players", "each", "rest"), [(3, 6, 1), (5, 3, 1), (6, 2, 3)])
+def test_lowest_wins_chips_all_hearts_other_tables(players: int, each: int, rest: int) -> None:
+    reference_only()
+    taken = [ALL_HEARTS] + [""] * (players - 1)
+    rules = make_rules("hearts_1887", players, reading="chips")
+    assert settle(rules, taken, 0) == ([-13] + [each] * (players - 1), rest)
+    rules = make_rules("hearts_1887", players, reading="chips", moon="old")
+    assert settle(rules, taken, 0) == ([13] + [-each] * (players - 1), -rest)
+
+
+def test_cancelled_and_unfinished_deals() -> None:
+    reference_only()
+    rules = small_rules("hearts", D1_CARDS, first_trick_all_penalty="redeal", settlement="jackpot")
+    d = deal(rules, D1_HANDS, dealer=2)
+    assert d.cancelled and reference_settle(rules, d, 7) == ([0, 0, 0], 7)
+    rules = small_rules("hearts", D1_CARDS, settlement="jackpot")
+    with pytest.raises(ValueError, match="not over"):
+        reference_settle(rules, deal(rules, D1_HANDS, dealer=2), 0)
+
+
+def test_black_maria_settlement() -> None:
+    reference_only()
+    rules = make_rules("black_maria", reading="settle")
+    assert settle(rules, ["QS KS AS", "", ""], 4) == ([0, 0, 0], 4)  # paid at the game's end only
+    assert reference_settle_game([30, 10, 10]) == [-20, 10, 10]
+    assert reference_settle_game([30, 10, 20]) == [-20, 30, -10]
+    assert reference_settle_game([10, 10, 10, 21]) == [11 / 3, 11 / 3, 11 / 3, -11]
+    assert reference_settle_game([5, 5, 5]) == [0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "options"),
+    [
+        ("black_lady_foster", 4, {"settlement": "howell"}),
+        ("black_lady_foster", 4, {"settlement": "jackpot"}),
+        ("black_lady_foster", 5, {"settlement": "jackpot"}),
+        ("hearts_1887", 4, {"settlement": "lowest_wins_chips"}),
+        ("hearts_1887", 4, {"settlement": "lowest_wins_chips", "moon": "old"}),
+        ("hearts_1887", 3, {"settlement": "lowest_wins_chips", "card_points": {"AH": 14, "KH": 13}}),
+    ],
+)
+def test_settlements_balance_over_random_deals(preset: str, players: int, options: dict) -> None:
+    reference_only()
+    rng = random.Random(f"{preset}-{players}-{options}")
+    rules = make_rules(preset, players, **options)
+    pool = 0
+    for deal_index in range(40):
+        cards = list(rules.deck.cards)
+        rng.shuffle(cards)
+        size = rules.hand_size
+        hands = [cards[i * size : (i + 1) * size] for i in range(players)]
+        d = ReferenceDeal(rules, hands, deal_index % players, rules.pass_direction(deal_index))
+        while d.phase != "done":
+            d.step(rng.choice(d.legal_actions()))
+        chips, after = reference_settle(rules, d, pool)
+        assert sum(chips) + (after - pool) == 0 and all(isinstance(c, int) for c in chips)
+        pool = after
+
+
 # ---------------------------------------------------------------- random playouts, every preset
 
 
@@ -540,3 +944,33 @@ def test_random_deals_keep_the_invariants(preset: str, num_players: int) -> None
         if d.moon_shooter is None:
             bonus = [rules.no_tricks_bonus if won == 0 else 0 for won in d.tricks_won]
             assert d.deal_points == [p + b for p, b in zip(d.raw_points, bonus)]
+
+
+@pytest.mark.parametrize("rule", ["play", "redeal", "not_counted", "to_lowest"])
+def test_random_all_penalty_deals_keep_the_invariants(rule: str) -> None:
+    reference_only()
+    rng = random.Random(rule)
+    rules = make_rules(
+        "hearts", first_trick_all_penalty=rule, first_lead=rng.choice(["lowest_club", "eldest"])
+    )
+    penalty = [c for c in rules.deck.cards if rules.card_points[c] > 0]
+    for _ in range(30):
+        held = rng.sample(penalty, 13)
+        rest = [c for c in rules.deck.cards if c not in held]
+        rng.shuffle(rest)
+        hands = [rest[0:13], rest[13:26], rest[26:39]]
+        seat = rng.randrange(4)
+        hands.insert(seat, held)
+        d = ReferenceDeal(rules, hands, rng.randrange(4), "hold")
+        assert d.all_penalty_seats == [seat] and d.cancelled == (rule == "redeal")
+        while d.phase != "done":
+            d.step(rng.choice(d.legal_actions()))
+        if d.cancelled:
+            assert d.deal_points == [0, 0, 0, 0] and d.moon_shooter is None and not d.completed_tricks
+            continue
+        assert set().union(*d.taken) == set(rules.deck.cards) and sum(d.tricks_won) == 13
+        first = {c for _, c in d.completed_tricks[0][0]}
+        assert d.uncounted == ({c for c in first if c in penalty} if rule == "not_counted" else set())
+        assert d.set_aside == (first if rule == "to_lowest" else set())
+        if d.moon_shooter is None:
+            assert sum(d.raw_points) == d.penalty_total == 26 - sum(rules.card_points[c] for c in d.uncounted)

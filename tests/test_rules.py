@@ -123,7 +123,23 @@ READING_CHECKS = {
         r.card_points[parse_card("5H")] == 1 and r.card_points[parse_card("AH")] == 15
     ),
     ("greek_hearts", "culbertson"): lambda r: (
-        r.pass_directions == ("right",) and r.card_points[parse_card("JD")] == -10 and r.card_points[49] == 13
+        r.pass_directions == ("right",)
+        and r.card_points[parse_card("JD")] == -10
+        and r.card_points[parse_card("QS")] == 13
+        and r.card_points[parse_card("AH")] == 1
+        and r.first_lead == "eldest"
+        and not r.no_points_first_trick
+        and r.hearts_break == "free"
+        and r.no_heart_lead_first_trick
+        and r.moon == "no_points"
+        and r.moon_points is None
+    ),
+    ("greek_hearts", "maguire"): lambda r: (
+        r.pass_directions == ("left",)
+        and r.card_points[parse_card("AH")] == 14
+        and r.card_points[parse_card("JH")] == 11
+        and r.card_points[parse_card("QS")] == 25
+        and r.moon_points is None
     ),
     ("royal_hearts", "subtract_moon"): lambda r: r.moon == "new",
     ("hearts_1887", "chips"): lambda r: r.settlement == "lowest_wins_chips",
@@ -153,14 +169,14 @@ def test_reading_values(preset: str, reading: str) -> None:
         ({"num_players": 5, "pass_directions": ("across",)}, "across"),
         ({"pass_count": 20}, "pass_count"),
         ({"removed": ("2C",)}, "do not divide"),
-        ({"card_points": {"QS": "lots"}}, "must be an int"),
+        ({"card_points": {"QS": 5000}}, "out of range"),
         ({"target": 50}, "unknown option"),
         ({"reading": "modern"}, "no reading"),
         ({"removal": "mine"}, "unknown removal table"),
         ({"episode": "trick"}, "episode="),
     ],
 )
-def test_bad_options(kwargs: dict, message: str) -> None:
+def test_bad_options(kwargs: dict, message: str) -> None:  # more cases: tests/test_bad_inputs.py
     with pytest.raises(ValueError, match=message):
         make_rules(**kwargs)
 
@@ -175,27 +191,59 @@ def test_rules_are_frozen() -> None:
 # ---------------------------------------------------------------- settlement and game end
 
 
+def settle(rules, points, taken=None, pool=0.0, shooter=-1, raw=None):  # noqa: ANN001, ANN201
+    """settle_deal for one deal, with plain lists."""
+    points = np.array([points])
+    taken = np.zeros_like(points, np.uint64) if taken is None else np.array([taken], np.uint64)
+    raw = points if raw is None else np.array([raw])
+    chips, pool_out = settle_deal(rules, points, raw, taken, np.array([shooter]), np.array([pool]))
+    assert chips.sum() + pool_out[0] - pool == 0, "chips are neither made nor lost"
+    return chips[0].tolist(), float(pool_out[0])
+
+
 def test_howell_settlement() -> None:
     rules = make_rules("black_lady_foster", reading="howell")
-    chips, _ = settle_deal(rules, np.array([[13, 13, 0, 0]]), np.zeros((1, 4), np.uint64), np.zeros(1))
-    assert chips.tolist() == [[26 - 52, 26 - 52, 26, 26]] and chips.sum() == 0
+    chips, _ = settle(rules, [13, 13, 0, 0])
+    assert chips == [26 - 52, 26 - 52, 26, 26]
 
 
 def test_jackpot_settlement_carries_over() -> None:
     rules = make_rules("black_lady_foster", reading="jackpot")
-    hearts = np.uint64(mask_of(["2H"]))
-    everyone = np.full((1, 4), hearts)
-    chips, pool = settle_deal(rules, np.array([[5, 8, 6, 7]]), everyone, np.zeros(1))
-    assert pool.tolist() == [26.0] and chips.tolist() == [[-5, -8, -6, -7]]
-    clean = np.array([[hearts, hearts, 0, 0]], np.uint64)
-    chips, pool = settle_deal(rules, np.array([[13, 13, 0, 0]]), clean, pool)
-    assert pool.tolist() == [0.0] and chips.tolist() == [[-13, -13, 26, 26]]
+    hearts = mask_of(["2H"])
+    chips, pool = settle(rules, [5, 8, 6, 7], [hearts] * 4)
+    assert pool == 26.0 and chips == [-5, -8, -6, -7]
+    chips, pool = settle(rules, [13, 13, 0, 0], [hearts, hearts, 0, 0], pool)
+    assert pool == 0.0 and chips == [-13, -13, 26, 26]
+
+
+def test_jackpot_shares_whole_chips_and_queen_takers_do_not_share() -> None:
+    rules = make_rules("black_lady_foster", reading="jackpot")
+    queen, heart = mask_of(["QS"]), mask_of(["2H"])
+    # Seat 1 took only Q♠ (Foster: thirteen hearts) and does not share; seat 3 took hearts;
+    # seats 0 and 2 took no penalty card and share the pot.
+    chips, pool = settle(rules, [0, 13, 0, 12], [0, queen, 0, heart], pool=1.0)
+    assert chips == [13, -13, 13, -12] and pool == 0.0  # 26 chips, two sharers: 13 each
+    chips, pool = settle(rules, [0, 13, 0, 12], [0, queen, 0, heart], pool=0.0)
+    assert chips == [12, -13, 12, -12] and pool == 1.0  # 25 chips: 12 each, the odd chip stays
 
 
 def test_lowest_wins_chips_1887() -> None:
     rules = make_rules("hearts_1887", reading="chips")
-    chips, _ = settle_deal(rules, np.array([[4, 0, 9, 0]]), np.zeros((1, 4), np.uint64), np.zeros(1))
-    assert chips.tolist() == [[-4, 6.5, -9, 6.5]]
+    # Two tie for fewest: 4 pays 2 + 2, 9 pays 4 + 4 and 1 chip goes into the pool.
+    chips, pool = settle(rules, [4, 0, 9, 0])
+    assert chips == [-4, 6, -9, 6] and pool == 1.0
+    # The next deal's winner also collects the pool carried in.
+    chips, pool = settle(rules, [5, 3, 3, 2], pool=pool)
+    assert chips == [-5, -3, -3, 12] and pool == 0.0
+
+
+def test_1887_all_hearts_with_and_without_the_moon() -> None:
+    rules = make_rules("hearts_1887", reading="chips")
+    chips, pool = settle(rules, [13, 0, 0, 0])
+    assert chips == [-13, 4, 4, 4] and pool == 1.0  # 4 to each opponent, 1 into the pool
+    moon = make_rules("hearts_1887", reading="chips", moon="old")
+    chips, pool = settle(moon, [0, 13, 13, 13], shooter=0, raw=[13, 0, 0, 0])
+    assert chips == [13, -4, -4, -4] and pool == -1.0  # the empty pool owes him the odd chip
 
 
 def test_black_maria_game_settlement() -> None:

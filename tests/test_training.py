@@ -50,7 +50,7 @@ def test_smoke_run_is_finite_and_its_checkpoint_round_trips(tmp_path: Path) -> N
     table.reset(seed=3)
     obs = {"observation": table.observe(), "action_mask": table.action_mask()}
     from_policy = agents.make("ppo", "hearts", 4, checkpoint=str(tmp_path / "policy.pt"))
-    resumable = torch.load(tmp_path / "checkpoint.pt", weights_only=False)["policy"]["model"]
+    resumable = torch.load(tmp_path / "checkpoint.pt", weights_only=True)["policy"]["model"]
     saved = load_policy(tmp_path / "policy.pt")
     for name, value in from_policy.net.state_dict().items():
         assert torch.equal(value, saved["model"][name]) and torch.equal(value, resumable[name])

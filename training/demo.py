@@ -17,20 +17,32 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.ppo import shipped_path
+from benchmarks.cli import (
+    ArgumentParser,
+    add_debug,
+    budget_minutes,
+    non_negative_int,
+    positive_int,
+    run_command,
+)
 from training.ppo import Args, train
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Train briefly, then compare the fresh, shipped and heuristic agents."""
-    parser = argparse.ArgumentParser(prog="python -m training.demo", description=__doc__.split("\n")[0])
-    parser.add_argument("--minutes", type=float, default=3.0, help="training budget (default: 3)")
+    """Train briefly, then compare the fresh, shipped and heuristic agents (bad input: one line on
+    stderr and exit status 2)."""
+    parser = ArgumentParser(prog="python -m training.demo", description=__doc__.split("\n")[0])
+    parser.add_argument("--minutes", type=budget_minutes, default=3.0, help="training budget (default: 3)")
     parser.add_argument(
-        "--deals", type=int, default=2000, help="duplicate deals in the tournament (default: 2000)"
+        "--deals", type=positive_int, default=2000, help="duplicate deals in the tournament (default: 2000)"
     )
     parser.add_argument("--run-dir", type=Path, default=Path("runs/demo"), help="output folder (replaced)")
-    parser.add_argument("--seed", type=int, default=0)
-    options = parser.parse_args(argv)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
+    add_debug(parser)
+    return run_command(parser, argv, _demo)
 
+
+def _demo(options: argparse.Namespace) -> int:
     from benchmarks.tournament import Tournament, TournamentConfig, format_report, write_csv, write_png
 
     run = options.run_dir

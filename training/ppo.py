@@ -33,7 +33,8 @@ deal with it and by 2.6 without it (duplicate, 1,000 deals, 95% CI about ±0.3).
 What a run writes (``run_dir``)
 -------------------------------
 ``checkpoint.pt`` (everything needed to resume: network, optimizer, random states, the tables
-mid-deal, the league; written atomically every ``checkpoint_every`` iterations and at the end),
+mid-deal, the league; written atomically every ``checkpoint_every`` iterations and at the end;
+tensors and plain values only, read with ``weights_only=True``, see :func:`checkpoint_content`),
 ``policy.pt`` (the policy alone, for ``agents.make("ppo", checkpoint=...)``), ``train.csv``
 (losses per iteration), ``eval.csv`` and ``learning_curve.png`` (duplicate evaluation against
 ``eval_opponents`` every ``eval_every`` decisions, through :mod:`benchmarks.tournament`), and
@@ -57,7 +58,7 @@ import inspect
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,29 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 
 import agents
-from agents.ppo import PolicyValueNet, PPOAgent, policy_file, save_atomic
+from agents.ppo import (
+    CHECKPOINT_FORMAT,
+    PolicyValueNet,
+    PPOAgent,
+    load_file,
+    policy_file,
+    save_atomic,
+)
+from benchmarks.cli import (
+    ArgumentParser,
+    Number,
+    add_debug,
+    agent_spec,
+    budget_minutes,
+    comma_list,
+    fraction,
+    non_negative_float,
+    non_negative_int,
+    option_arg,
+    positive_float,
+    positive_int,
+    run_command,
+)
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
 from hearts_env.table import Table
@@ -149,6 +172,59 @@ class Args:
     tensorboard: bool = True
     """Write TensorBoard logs under ``run_dir/tb``."""
 
+    def validate(self) -> Args:
+        """Check every setting (types and ranges, as the command line does); ``TypeError`` /
+        ``ValueError`` naming the setting and the value. Lists become tuples. Returns ``self``."""
+        for name, number in NUMBERS.items():
+            setattr(self, name, number.check(name, getattr(self, name)))
+        if self.num_players is not None:
+            self.num_players = positive_int.check("num_players", self.num_players)
+        for name in ("preset", "reward", "run_dir", "device"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value:
+                raise TypeError(f"{name} must be a non-empty str, got {type(value).__name__} {value!r}")
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {self.reward!r}")
+        for name in ("resume", "progress", "tensorboard"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            setattr(self, name, bool(getattr(self, name)))
+        if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):
+            raise TypeError(f"options must be a dict of rule option names to values, got {self.options!r}")
+        self.options = dict(self.options)
+        if not isinstance(self.hidden, (tuple, list)) or not self.hidden:
+            raise ValueError(
+                f"hidden must be one or more layer widths such as (256, 256), got {self.hidden!r}"
+            )
+        self.hidden = tuple(positive_int.check("hidden layer width", h) for h in self.hidden)
+        for name in ("opponents", "eval_opponents"):
+            specs = getattr(self, name)
+            if not isinstance(specs, (tuple, list)) or not all(isinstance(x, str) for x in specs):
+                raise TypeError(f"{name} must be a tuple of agent specs such as ('strategy',), got {specs!r}")
+            for spec in specs:
+                agents.parse_spec(spec)  # ValueError naming an unknown agent or a bad parameter
+            setattr(self, name, tuple(spec.strip() for spec in specs))
+        if self.device != "auto":
+            try:
+                torch.device(self.device)
+            except (RuntimeError, ValueError) as error:
+                raise ValueError(f"device {self.device!r} is not a torch device ({error})") from None
+        return self
+
+
+REWARDS = ("zero_sum", "points")
+"""Rewards training knows how to scale (:attr:`Args.reward`)."""
+NUMBERS: dict[str, Number] = {
+    "seed": non_negative_int, "minutes": budget_minutes, "total_decisions": non_negative_int,
+    "threads": non_negative_int, "num_games": positive_int, "rollout_steps": positive_int,
+    "learning_rate": positive_float, "gamma": fraction, "gae_lambda": fraction,
+    "update_epochs": positive_int, "minibatch_size": positive_int, "clip_coef": positive_float,
+    "ent_coef": non_negative_float, "vf_coef": non_negative_float, "max_grad_norm": positive_float,
+    "self_play": fraction, "pool_size": non_negative_int, "pool_every": non_negative_int,
+    "imitation_decisions": non_negative_int, "eval_every": non_negative_int, "eval_deals": positive_int,
+    "checkpoint_every": positive_int,
+}  # fmt: skip
+"""The range of every numeric setting (the command line's ``type=`` and :meth:`Args.validate`)."""
 
 RESUMABLE_CHANGES = (
     "minutes", "total_decisions", "run_dir", "resume", "device", "threads",
@@ -202,14 +278,43 @@ class League:
             self.pool.append(PPOAgent.from_network(self.rules, frozen, greedy=False))
 
     def state_dict(self) -> dict[str, Any]:
-        """What a checkpoint keeps of the league."""
-        return {"controller": self.controller.copy(), "pool": self.pool_states}
+        """What a checkpoint keeps of the league (tensors only)."""
+        return {"controller": torch.from_numpy(self.controller.copy()), "pool": self.pool_states}
 
-    def load_state_dict(self, saved: dict[str, Any], like: PolicyValueNet) -> None:
-        """Restore :meth:`state_dict`."""
-        self.controller[...] = saved["controller"]
-        self.pool_states = saved["pool"]
-        self._build_pool(like)
+    def load_state_dict(self, saved: Any, like: PolicyValueNet) -> None:
+        """Restore :meth:`state_dict`; ``ValueError`` (the league unchanged) when it does not fit."""
+        if not isinstance(saved, dict) or set(saved) != {"controller", "pool"}:
+            raise ValueError("expected a dict with 'controller' and 'pool'")
+        controller, pool = saved["controller"], saved["pool"]
+        shape = tuple(self.controller.shape)
+        if (
+            not isinstance(controller, torch.Tensor)
+            or controller.dtype != torch.int64
+            or (tuple(controller.shape) != shape)
+        ):
+            got = (
+                f"{controller.dtype} {tuple(controller.shape)}"
+                if isinstance(controller, torch.Tensor)
+                else (type(controller).__name__)
+            )
+            raise ValueError(f"controller should be an int64 tensor of shape {shape}, got {got}")
+        if not isinstance(pool, list) or len(pool) > self.args.pool_size:
+            raise ValueError(f"pool should be a list of at most {self.args.pool_size} state dicts")
+        count = len(self.heuristics) + len(pool)
+        values = controller.numpy()
+        if ((values < 0) | (values > count)).any():
+            raise ValueError(f"controller ids must lie in 0..{count} (the learner and {count} opponents)")
+        previous = self.pool_states
+        try:
+            self.pool_states = pool
+            self._build_pool(like)
+        except (RuntimeError, TypeError, AttributeError) as error:
+            self.pool_states = previous
+            self._build_pool(like)
+            raise ValueError(
+                f"a pooled policy does not fit the network ({' '.join(str(error).split())[:200]})"
+            ) from None
+        self.controller[...] = values
 
 
 # ---------------------------------------------------------------------- rollouts
@@ -387,7 +492,8 @@ def update(
                 stats.setdefault(name, []).append(float(x.detach()))
     out = {name: float(np.mean(values)) for name, values in stats.items()}
     y, pred = returns[index], buf.value[index]
-    out["explained_var"] = float(1 - np.var(y - pred) / np.var(y)) if not imitation and np.var(y) > 0 else 0.0
+    useful = not imitation and len(index) > 1 and np.var(y) > 0
+    out["explained_var"] = float(1 - np.var(y - pred) / np.var(y)) if useful else 0.0
     out["samples"] = float(len(index))
     return out
 
@@ -509,12 +615,204 @@ class Logs:
             self.writer.close()
 
 
+# ---------------------------------------------------------------------- checkpoints
+CHECKPOINT_VERSION = 2
+"""Layout of ``checkpoint.pt`` (:func:`checkpoint_content`). Version 1 (unversioned) pickled
+numpy arrays and the engine's state object; it is refused (start a new run)."""
+CHECKPOINT_KEYS = ("format", "version", "policy", "optimizer", "args", "rng", "torch_rng", "cuda_rng",
+                   "table", "league", "progress")  # fmt: skip
+PROGRESS_NUMBERS = {
+    "iteration": non_negative_int, "decisions": non_negative_int, "samples": non_negative_int,
+    "elapsed_s": non_negative_float, "train_s": non_negative_float, "next_eval": non_negative_int,
+}  # fmt: skip
+"""The numbers of a run's progress record (and its list ``evals``)."""
+PACKED_DTYPES = {"int64": torch.int64, "uint64": torch.int64, "float64": torch.float64, "bool": torch.bool,
+                 "int8": torch.int8, "float32": torch.float32}  # fmt: skip
+"""numpy dtypes an array may have in a checkpoint, and the tensor dtype that carries it (uint64
+travels bit for bit as int64, which every torch version saves)."""
+
+
+def pack_array(array: np.ndarray) -> dict[str, Any]:
+    """A numpy array as ``{"dtype": name, "data": tensor}`` (numpy arrays are not loadable with
+    ``weights_only=True``)."""
+    array = np.ascontiguousarray(array)
+    name = array.dtype.name
+    if name not in PACKED_DTYPES:
+        raise TypeError(f"cannot pack a {name} array")
+    data = array.view(np.int64) if name == "uint64" else array
+    return {"dtype": name, "data": torch.from_numpy(data.copy())}
+
+
+def unpack_array(packed: Any, what: str) -> np.ndarray:
+    """The numpy array :func:`pack_array` packed; ``ValueError`` naming ``what`` when it is not one."""
+    if not isinstance(packed, dict) or set(packed) != {"dtype", "data"}:
+        raise ValueError(f"{what} should be a packed array {{'dtype', 'data'}}, got {type(packed).__name__}")
+    name, data = packed["dtype"], packed["data"]
+    if name not in PACKED_DTYPES or not isinstance(data, torch.Tensor) or data.dtype != PACKED_DTYPES[name]:
+        got = data.dtype if isinstance(data, torch.Tensor) else type(data).__name__
+        raise ValueError(f"{what} should be a tensor for numpy dtype {name!r}, got {got}")
+    array = data.numpy().copy()
+    return array.view(np.uint64) if name == "uint64" else array
+
+
+def pack_table(table: Table) -> dict[str, Any]:
+    """``table.state_dict()`` with its arrays packed."""
+    state = table.state_dict()
+    state["fields"] = {name: pack_array(value) for name, value in state["fields"].items()}
+    return state
+
+
+def unpack_table(saved: Any, what: str) -> Any:
+    """A packed table state back to :meth:`Table.state_dict`'s form (checked by ``Table.load_state_dict``)."""
+    if not isinstance(saved, dict) or not isinstance(saved.get("fields"), dict):
+        return saved  # Table.load_state_dict says what is wrong
+    out = dict(saved)
+    out["fields"] = {
+        name: unpack_array(value, f"{what} field {name!r}") for name, value in saved["fields"].items()
+    }
+    return out
+
+
+def checkpoint_content(
+    net: PolicyValueNet,
+    rules: Rules,
+    trained: dict[str, Any],
+    optimizer: torch.optim.Optimizer,
+    args: Args,
+    rng: np.random.Generator,
+    device: torch.device,
+    table: Table,
+    league: League,
+    progress: dict[str, Any],
+) -> dict[str, Any]:
+    """What ``checkpoint.pt`` holds (:data:`CHECKPOINT_VERSION`): tensors and plain values only.
+
+    ``format`` and ``version``; ``policy`` (a policy file's content, :func:`agents.ppo.policy_file`);
+    ``optimizer`` (its state dict); ``args`` (the settings that must match on resume); ``rng``
+    (the numpy generator's state: a dict of str and int); ``torch_rng`` (uint8 tensor) and
+    ``cuda_rng`` (a list of them, or None); ``table`` (:meth:`Table.state_dict` with each array
+    packed by :func:`pack_array`); ``league`` (``controller``: int64 tensor (B, P); ``pool``:
+    state dicts of the past policies); ``progress`` (counters and the evaluations so far).
+    """
+    return {
+        "format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
+        "policy": policy_file(net, rules, trained), "optimizer": optimizer.state_dict(),
+        "args": _comparable(args), "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
+        "cuda_rng": torch.cuda.get_rng_state_all() if device.type == "cuda" else None,
+        "table": pack_table(table), "league": league.state_dict(), "progress": copy.deepcopy(progress),
+    }  # fmt: skip
+
+
+def read_checkpoint(path: Path) -> dict[str, Any]:
+    """The content of the checkpoint at ``path``, its layout checked; one ``ValueError`` naming
+    the file and what is wrong (nothing in the file can run code: see :func:`agents.ppo.load_file`)."""
+    old = " (a checkpoint from before checkpoints were versioned holds numpy objects: start a new run)"
+    content = load_file(path, "a training checkpoint", hint=old)
+
+    def refuse(why: str) -> ValueError:
+        return ValueError(f"{path} is not a usable training checkpoint: {why}")
+
+    if not isinstance(content, dict):
+        raise refuse(f"it holds a {type(content).__name__}, not a dict")
+    form = content.get("format")
+    if form == agents.ppo.FORMAT:
+        raise refuse(
+            "it is a policy file (policy.pt), which holds no optimizer, random or table state; a run "
+            "resumes from the checkpoint.pt training writes beside it"
+        )
+    if form != CHECKPOINT_FORMAT:
+        got = f"format {form!r}" if "format" in content else "no 'format' entry"
+        raise refuse(f"it has {got}, expected format {CHECKPOINT_FORMAT!r} (a foreign file?)")
+    if content.get("version") != CHECKPOINT_VERSION:
+        raise refuse(
+            f"layout version {content.get('version')!r}; this code reads version {CHECKPOINT_VERSION} "
+            "(resume with the code that wrote it, or start a new run)"
+        )
+    missing = [key for key in CHECKPOINT_KEYS if key not in content]
+    if missing:
+        raise refuse(f"entries missing: {', '.join(missing)}")
+    for key in ("policy", "optimizer", "args", "rng", "table", "league", "progress"):
+        if not isinstance(content[key], dict):
+            raise refuse(f"{key!r} should be a dict, got {type(content[key]).__name__}")
+    if not isinstance(content["policy"].get("model"), dict):
+        raise refuse("'policy' has no 'model' state dict")
+    if not isinstance(content["torch_rng"], torch.Tensor) or content["torch_rng"].dtype != torch.uint8:
+        raise refuse("'torch_rng' should be a uint8 tensor")
+    cuda = content["cuda_rng"]
+    if cuda is not None and not (isinstance(cuda, list) and all(isinstance(t, torch.Tensor) for t in cuda)):
+        raise refuse("'cuda_rng' should be None or a list of uint8 tensors")
+    progress = content["progress"]
+    if set(progress) != {*PROGRESS_NUMBERS, "evals"}:
+        raise refuse(f"'progress' should have the entries {', '.join([*PROGRESS_NUMBERS, 'evals'])}")
+    try:
+        for key, number in PROGRESS_NUMBERS.items():
+            number.check(f"progress {key!r}", progress[key])
+    except (TypeError, ValueError) as error:
+        raise refuse(str(error)) from None
+    row = {"iteration", "decisions", "opponent", "diff", "ci95"}
+    if not isinstance(progress["evals"], list) or not all(
+        isinstance(e, dict) and row <= set(e) for e in progress["evals"]
+    ):
+        raise refuse(
+            f"'progress' 'evals' should be a list of evaluation rows (with {', '.join(sorted(row))})"
+        )
+    return content
+
+
+def restore_checkpoint(
+    saved: dict[str, Any],
+    path: Path,
+    net: PolicyValueNet,
+    optimizer: torch.optim.Optimizer,
+    rng: np.random.Generator,
+    device: torch.device,
+    table: Table,
+    league: League,
+) -> dict[str, Any]:
+    """Put :func:`read_checkpoint`'s content back into a fresh run; returns its progress. A part
+    that does not fit is one ``ValueError`` naming the file and the part."""
+
+    def refuse(part: str, error: BaseException) -> ValueError:
+        detail = " ".join(str(error).split())[:300]
+        return ValueError(f"{path} is not a usable training checkpoint: its {part} does not fit ({detail})")
+
+    probe = np.random.default_rng()
+    try:
+        probe.bit_generator.state = saved["rng"]
+    except (TypeError, ValueError, KeyError) as error:
+        raise refuse("numpy random state", error) from None
+    try:
+        net.load_state_dict(saved["policy"]["model"])
+    except (RuntimeError, TypeError, ValueError, KeyError) as error:
+        raise refuse("network", error) from None
+    try:
+        optimizer.load_state_dict(saved["optimizer"])
+    except (RuntimeError, TypeError, ValueError, KeyError, IndexError) as error:
+        raise refuse("optimizer state", error) from None
+    table.load_state_dict(unpack_table(saved["table"], f"{path} table"), source=f"{path} (its 'table' entry)")
+    try:
+        league.load_state_dict(saved["league"], net)
+    except ValueError as error:
+        raise refuse("league", error) from None
+    try:
+        torch.set_rng_state(saved["torch_rng"])
+        if saved["cuda_rng"] and device.type == "cuda":
+            torch.cuda.set_rng_state_all(saved["cuda_rng"])
+    except (RuntimeError, TypeError, ValueError) as error:
+        raise refuse("torch random state", error) from None
+    rng.bit_generator.state = probe.bit_generator.state
+    return copy.deepcopy(saved["progress"])
+
+
 # ---------------------------------------------------------------------- the run
 def pick_device(name: str) -> torch.device:
-    """``auto``: CUDA when present, else the CPU."""
+    """``auto``: CUDA when present, else the CPU. ``ValueError`` for CUDA on a machine without it."""
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(name)
+    device = torch.device(name)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {name!r}: CUDA is not available on this machine (use --device cpu or auto)")
+    return device
 
 
 def _comparable(args: Args) -> dict[str, Any]:
@@ -522,14 +820,20 @@ def _comparable(args: Args) -> dict[str, Any]:
 
 
 def train(args: Args) -> dict[str, Any]:
-    """Train (or, with ``args.resume``, continue) a run; returns a summary of it."""
+    """Train (or, with ``args.resume``, continue) a run; returns a summary of it.
+
+    Raises ``TypeError`` / ``ValueError`` for a bad setting (:meth:`Args.validate`) or a resume
+    file that is not a usable checkpoint, before anything is written."""
+    args.validate()
     rules = make_rules(args.preset, num_players=args.num_players, **args.options)
     args.num_players = rules.num_players
+    for spec in args.eval_opponents:  # fail now rather than at the first evaluation
+        agents.from_spec(spec, rules)
+    device = pick_device(args.device)
     run = Path(args.run_dir)
     run.mkdir(parents=True, exist_ok=True)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
-    device = pick_device(args.device)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     table = Table(rules, args.num_games, reward=args.reward)
@@ -546,22 +850,14 @@ def train(args: Args) -> dict[str, Any]:
             f"{run} holds a run already: pass --resume to continue it, or choose another --run-dir"
         )
     if args.resume and checkpoint_path.exists():
-        saved = torch.load(checkpoint_path, map_location="cpu", weights_only=False)
+        saved = read_checkpoint(checkpoint_path)
         differ = {k for k, v in _comparable(args).items() if saved["args"].get(k) != v}
         if differ:
             raise ValueError(
                 f"{checkpoint_path} was trained with other settings ({', '.join(sorted(differ))}); "
                 "resume with the same command (only budgets may change) or choose another --run-dir"
             )
-        net.load_state_dict(saved["policy"]["model"])
-        optimizer.load_state_dict(saved["optimizer"])
-        rng.bit_generator.state = saved["rng"]
-        torch.set_rng_state(saved["torch_rng"])
-        if saved.get("cuda_rng") and device.type == "cuda":
-            torch.cuda.set_rng_state_all(saved["cuda_rng"])
-        table.state, table.rng.bit_generator.state = saved["table"], saved["table_rng"]
-        league.load_state_dict(saved["league"], net)
-        progress = saved["progress"]
+        progress = restore_checkpoint(saved, checkpoint_path, net, optimizer, rng, device, table, league)
     logs = Logs(run, args, progress["iteration"], progress["decisions"])
 
     teacher = agents.make("strategy", args.preset, rules.num_players, **args.options)
@@ -581,13 +877,9 @@ def train(args: Args) -> dict[str, Any]:
         save_atomic(policy_file(net, rules, info), policy_path)
 
     def save_checkpoint() -> None:
-        save_atomic({
-            "policy": policy_file(net, rules, trained_info), "optimizer": optimizer.state_dict(),
-            "args": _comparable(args), "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
-            "cuda_rng": torch.cuda.get_rng_state_all() if device.type == "cuda" else None,
-            "table": table.state, "table_rng": table.rng.bit_generator.state,
-            "league": league.state_dict(), "progress": progress,
-        }, checkpoint_path)  # fmt: skip
+        content = checkpoint_content(net, rules, trained_info, optimizer, args, rng, device, table, league,
+                                     progress)  # fmt: skip
+        save_atomic(content, checkpoint_path)
         save_policy()
 
     def run_evaluation() -> None:
@@ -672,13 +964,6 @@ def _field_docs(cls: type) -> dict[str, str]:
     return docs
 
 
-def _option(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"write rule options as KEY=VALUE (e.g. moon=new), got {text!r}")
-    return key, json.loads(value) if value[:1] in "[{" else agents.parse_value(value)
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add one flag per :class:`Args` field to ``parser`` (for ``hearts-env train`` too)."""
     docs, defaults = _field_docs(Args), Args()
@@ -689,31 +974,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
             docs.get(f.name, ""),
         )
         if f.name == "options":
-            parser.add_argument("--option", dest="options", action="append", type=_option, default=[],
+            parser.add_argument("--option", dest="options", action="append", type=option_arg, default=[],
                                 metavar="KEY=VALUE", help=help_text)  # fmt: skip
         elif isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_text)
         elif isinstance(default, tuple):
-            kind = type(default[0]) if default else str
-            parser.add_argument(flag, default=",".join(map(str, default)), metavar="A,B",
-                                type=lambda text, kind=kind: tuple(kind(x) for x in text.split(",") if x),
+            kind = (
+                comma_list(positive_int, "layer width") if f.name == "hidden"
+                else comma_list(agent_spec, "agent spec", allow_empty=True)
+            )  # fmt: skip
+            parser.add_argument(flag, default=default, metavar="A,B", type=kind,
                                 help=f"{help_text} (default: {','.join(map(str, default))})")  # fmt: skip
+        elif f.name == "reward":
+            parser.add_argument(
+                flag, choices=REWARDS, default=default, help=f"{help_text} (default: {default})"
+            )
         else:
-            kind = int if f.name == "num_players" else type(default)
+            kind = NUMBERS.get(f.name, positive_int if f.name == "num_players" else str)
             parser.add_argument(flag, type=kind, default=default, help=f"{help_text} (default: {default})")
     return parser
 
 
 def args_from(namespace: argparse.Namespace) -> Args:
-    """:class:`Args` from parsed flags."""
+    """:class:`Args` from parsed flags, validated (:meth:`Args.validate`)."""
     values = vars(namespace)
     out = Args(**{f.name: values[f.name] for f in fields(Args)})
     out.options = dict(out.options)
-    for name in ("hidden", "opponents", "eval_opponents"):
-        value = getattr(out, name)
-        setattr(out, name, tuple(value.split(",")) if isinstance(value, str) else tuple(value))
-    out.hidden = tuple(int(h) for h in out.hidden)
-    return out
+    return out.validate()
 
 
 def to_argv(args: Args) -> list[str]:
@@ -738,13 +1025,16 @@ def to_argv(args: Args) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.ppo [flags]``: train, print the summary as JSON."""
-    parser = add_arguments(
-        argparse.ArgumentParser(prog="python -m training.ppo", description=__doc__.split("\n")[0])
-    )
-    summary = train(args_from(parser.parse_args(argv)))
-    print(json.dumps(summary, indent=1))
-    return 0
+    """``python -m training.ppo [flags]``: train, print the summary as JSON. Bad input: one line
+    on stderr and exit status 2 (``--debug``: the traceback)."""
+    parser = add_arguments(ArgumentParser(prog="python -m training.ppo", description=__doc__.split("\n")[0]))
+    add_debug(parser)
+
+    def run(namespace: argparse.Namespace) -> int:
+        print(json.dumps(train(args_from(namespace)), indent=1))
+        return 0
+
+    return run_command(parser, argv, run)
 
 
 if __name__ == "__main__":
