@@ -1,13 +1,20 @@
 """The bottom of the ladder: ``random``, ``lowest`` and ``ducker``.
 
-* ``random`` — a uniformly random legal card.
-* ``lowest`` — the lowest-ranked legal card, whatever the trick. In the passing phase it keeps
-  its lowest cards, i.e. passes its highest: passing the lowest would hand the receiver every
-  exit card and play worse than ``random``.
-* ``ducker`` — plays the highest card that still loses the trick; when it cannot duck it takes
-  the trick with its highest card if it plays last, otherwise plays its lowest; void in the
-  suit led it sheds its most expensive card (most points, then highest rank); leads its lowest
-  card and passes its highest.
+* ``random`` — a uniformly random legal action (cards, jokers and decisions alike).
+* ``lowest`` — the lowest-ranked legal card, whatever the trick; jokers count as lower than
+  every card (they never win). In the passing phase it keeps its lowest cards (and its jokers),
+  i.e. passes its highest: passing the lowest would hand the receiver every exit card and play
+  worse than ``random``.
+* ``ducker`` — plays the highest card that still loses the trick; when it cannot duck it plays
+  a joker if it holds one, else takes the trick with its highest card if it plays last,
+  otherwise plays its lowest; void in the suit led it sheds its most expensive card (most
+  points, then highest rank); leads its lowest card (a joker only when nothing else is legal)
+  and passes its highest (never a joker).
+
+Decisions other than cards (RULES.md §7), the same for ``lowest`` and ``ducker``
+(:func:`plain_decisions`): ``pass`` in every declaration and bidding round; ``moon:add`` (the
+old moon) for the shooter's choice; a named suit, should one be asked, is the suit holding the
+fewest high cards (J and up), then the fewest cards.
 """
 
 from __future__ import annotations
@@ -15,7 +22,37 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Agent, Observation, best_legal, random_legal
-from agents.view import RANK, SUIT, TableView
+from agents.view import RANK, SUIT, TableView, suit_totals
+from hearts_env.rules import Rules
+
+HIGH_RANK = 9
+"""Ranks from J up are high cards (naming a suit)."""
+
+
+def plain_decisions(rules: Rules, t: TableView) -> np.ndarray:
+    """(B, E) scores of the decisions other than cards for the simple agents: pass, the old
+    moon, the suit with the fewest high cards (see the module docstring)."""
+    score = np.zeros((t.batch, len(rules.decisions)))
+    for k, name in enumerate(rules.decisions):
+        if name in ("pass", "moon:add"):
+            score[:, k] = 100.0
+        elif name.startswith("suit:"):
+            suit = "CDHS".index(name[-1])
+            high = suit_totals(t.hand & (RANK[None, :] >= HIGH_RANK))[:, suit]
+            score[:, k] = -10.0 * high - t.suit_count[:, suit] - 0.01 * suit
+    return score
+
+
+def full_scores(rules: Rules, t: TableView, cards: np.ndarray, jokers: float | np.ndarray) -> np.ndarray:
+    """(B, A) action scores from (B, 52) card scores, joker scores (one per row or a constant,
+    the same for each joker) and :func:`plain_decisions`."""
+    c = rules.card_slots
+    score = np.empty((t.batch, c + len(rules.decisions)))
+    score[:, : cards.shape[1]] = cards
+    jokers = np.asarray(jokers, float).reshape(-1, 1)
+    score[:, cards.shape[1] : c] = np.broadcast_to(jokers, (t.batch, c - cards.shape[1]))
+    score[:, c:] = plain_decisions(rules, t)
+    return score
 
 
 class RandomAgent(Agent):
@@ -29,16 +66,18 @@ class RandomAgent(Agent):
 
 
 class LowestAgent(Agent):
-    """The lowest-ranked legal card (ties: clubs, diamonds, hearts, spades); passes its highest."""
+    """The lowest-ranked legal card (ties: clubs, diamonds, hearts, spades; jokers lowest);
+    passes its highest."""
 
     name = "lowest"
 
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         """Lowest legal cards (B,)."""
-        mask = np.asarray(obs["action_mask"])[:, : len(RANK)]
-        passing = self.view(obs, "phase")[:, 0] > 0.5
+        t = TableView(self.rules, self.layout, obs)
         low = -(RANK * 4 + SUIT).astype(float)[None, :]
-        return best_legal(np.where(passing[:, None], -low, low), mask)
+        cards = np.where(t.passing[:, None], -low, low)
+        jokers = np.where(t.passing, -1000.0, 1.0)
+        return best_legal(full_scores(self.rules, t, cards, jokers), np.asarray(obs["action_mask"]))
 
 
 class DuckerAgent(Agent):
@@ -59,6 +98,11 @@ class DuckerAgent(Agent):
         )
         shed = 100 * t.values + rank
         score = np.where(t.can_follow[:, None], follow, shed)
-        score = np.where((t.position == 0)[:, None], -rank, score)
+        score = np.where(t.no_suit[:, None], -rank, score)
         score = np.where(t.passing[:, None], rank + 0.01 * SUIT[None, :], score)
-        return best_legal(score, t.mask)
+        # A joker always loses: below every ducking card, above every card that would win;
+        # never led while another card is legal, never shed or passed.
+        jokers = np.where(t.can_follow, 50.0, -1.0)
+        jokers = np.where(t.no_suit, -20.0, jokers)
+        jokers = np.where(t.passing, -100.0, jokers)
+        return best_legal(full_scores(self.rules, t, score, jokers), np.asarray(obs["action_mask"]))

@@ -50,28 +50,80 @@ def count_above(cards: np.ndarray) -> np.ndarray:
 
 
 class TableView:
-    """The facts of one batch of observations (see the module docstring)."""
+    """The facts of one batch of observations (see the module docstring).
+
+    Card arrays have 52 entries (the standard cards); jokers (``joker_hearts``) have their own
+    (B, J) arrays, and the decisions other than cards (bids, declarations, the moon choice)
+    their mask ``decision_mask`` (B, E) over ``rules.decisions``.
+    """
 
     def __init__(self, rules: Rules, lay: Layout, obs: dict[str, np.ndarray]) -> None:
         o = obs["observation"]
-        n = NUM_STANDARD_CARDS
+        n, c, p = NUM_STANDARD_CARDS, rules.card_slots, rules.num_players
         self.rules = rules
-        self.num_players = rules.num_players
+        self.num_players = p
         self.batch = len(o)
-        self.mask = np.asarray(obs["action_mask"])[:, :n] > 0  # (B, 52) legal cards
-        self.hand = lay.view(o, "hand")[:, :n] > 0.5  # (B, 52)
-        self.played_by = lay.view(o, "played_by_seat")[:, :, :n] > 0.5  # (B, P, 52) relative seats
-        self.trick = lay.view(o, "current_trick")[:, :, :n] > 0.5  # (B, P, 52) by position
+        full_mask = np.asarray(obs["action_mask"]) > 0
+        self.mask = full_mask[:, :n]  # (B, 52) legal cards
+        self.joker_mask = full_mask[:, n:c]  # (B, J) legal jokers
+        self.decision_mask = full_mask[:, c : c + len(rules.decisions)]  # (B, E) legal decisions
+        hand = lay.view(o, "hand") > 0.5
+        self.hand = hand[:, :n]  # (B, 52)
+        self.jokers = hand[:, n:c]  # (B, J) jokers in my hand
+        played_by = lay.view(o, "played_by_seat") > 0.5  # (B, P, C) relative seats
+        self.played_by = played_by[:, :, :n]
+        trick = lay.view(o, "current_trick") > 0.5  # (B, P, C) by position
+        self.trick = trick[:, :, :n]
+        self.trick_jokers = trick[:, :, n:c]  # (B, P, J)
+        self._cards_played = played_by.sum(axis=(1, 2))  # (B,) jokers too
+        self._trick_size = trick.any(axis=2).sum(axis=1)  # (B,) jokers too
         self.passed = lay.view(o, "passed")[:, :n] > 0.5  # (B, 52)
         self.received = lay.view(o, "received")[:, :n] > 0.5  # (B, 52)
+        # The widow / kitty, once I took it with the first trick (its cards are out of play).
+        sl = lay.slices
+        self.kitty = lay.view(o, "kitty")[:, :n] > 0.5 if "kitty" in sl else np.zeros_like(self.hand)
         self.voids = lay.view(o, "known_voids") > 0.5  # (B, P, 4)
         self.leader = np.argmax(lay.view(o, "trick_leader"), axis=1)  # (B,) relative seat
-        self.passing = lay.view(o, "phase")[:, 0] > 0.5  # (B,)
+        self.phase = lay.view(o, "phase") > 0.5  # (B, F) one-hot over rules.phases
+        self.passing = self.in_phase("passing")  # (B,)
         self.pass_direction = np.argmax(lay.view(o, "pass_direction"), axis=1)  # (B,) left right across hold
         # Points per card as the active rules count them (the piece is points / 26).
         self.values = np.rint(lay.view(o, "card_values")[:, :n] * 26.0)  # (B, 52)
         self.points_taken = np.rint(lay.view(o, "points_taken") * 26.0)  # (B, P) relative seats
+        self.scores = np.rint(lay.view(o, "scores") * rules.target_score)  # (B, P) game totals
+        # Public decisions (B, P, E) per relative seat, and the partners I know (B, P).
+        none = np.zeros((self.batch, p, len(rules.decisions)), bool)
+        self.decisions = lay.view(o, "decisions") > 0.5 if "decisions" in sl else none
+        alone = np.zeros((self.batch, p), bool)
+        self.partners = lay.view(o, "partners") > 0.5 if "partners" in sl else alone
         self.deck = np.array([(rules.deck_mask >> c) & 1 for c in range(n)], bool)  # (52,)
+
+    def in_phase(self, name: str) -> np.ndarray:
+        """(B,) the deal is in phase ``name`` (one of ``rules.phases``; False if it has none)."""
+        if name not in self.rules.phases:
+            return np.zeros(self.batch, bool)
+        return self.phase[:, self.rules.phases.index(name)]
+
+    def decided(self, name: str) -> np.ndarray:
+        """(B, P) the relative seats that made decision ``name`` this deal."""
+        if name not in self.rules.decisions:
+            return np.zeros((self.batch, self.num_players), bool)
+        return self.decisions[:, :, self.rules.decisions.index(name)]
+
+    def decision_index(self, name: str) -> int:
+        """The action index of decision ``name``."""
+        return self.rules.card_slots + self.rules.decisions.index(name)
+
+    @cached_property
+    def deciding(self) -> np.ndarray:
+        """(B,) a decision other than a card is asked (bid, declaration, suit, moon choice)."""
+        return self.decision_mask.any(axis=1)
+
+    @cached_property
+    def partner_winning(self) -> np.ndarray:
+        """(B,) a known partner of mine is winning the current trick so far."""
+        seat = self.winning_seat
+        return (self.lead_suit >= 0) & self.partners[np.arange(self.batch), seat]
 
     # ------------------------------------------------------------------ the deal so far
     @cached_property
@@ -81,8 +133,9 @@ class TableView:
 
     @cached_property
     def unseen(self) -> np.ndarray:
-        """(B, 52) cards in play that are in some other player's hand (or the kitty)."""
-        return self.deck[None, :] & ~self.hand & ~self.played
+        """(B, 52) cards in play that are in some other player's hand (or in a kitty I have not
+        seen)."""
+        return self.deck[None, :] & ~self.hand & ~self.played & ~self.kitty
 
     @cached_property
     def hand_count(self) -> np.ndarray:
@@ -107,7 +160,7 @@ class TableView:
     @cached_property
     def tricks_done(self) -> np.ndarray:
         """(B,) tricks completed this deal."""
-        return (self.played.sum(axis=1) - self.position) // self.num_players
+        return (self._cards_played - self._trick_size) // self.num_players
 
     @cached_property
     def penalty_total(self) -> np.ndarray:
@@ -117,8 +170,14 @@ class TableView:
     # ------------------------------------------------------------------ the current trick
     @cached_property
     def position(self) -> np.ndarray:
-        """(B,) cards already on the table = my position in the trick (0 = I lead)."""
-        return self.trick.any(axis=2).sum(axis=1)
+        """(B,) cards already on the table (jokers too) = my position in the trick (0 = I lead)."""
+        return self._trick_size
+
+    @cached_property
+    def no_suit(self) -> np.ndarray:
+        """(B,) no suit is led yet: I lead, or only jokers are on the table (then my card sets
+        the suit, as a lead would)."""
+        return self.lead_suit < 0
 
     @cached_property
     def on_table(self) -> np.ndarray:
@@ -127,8 +186,12 @@ class TableView:
 
     @cached_property
     def lead_suit(self) -> np.ndarray:
-        """(B,) suit led in the current trick, -1 when I lead."""
-        return np.where(self.position > 0, SUIT[np.argmax(self.trick[:, 0], axis=1)], -1)
+        """(B,) suit led in the current trick (the first standard card's: a joker led sets no
+        suit), -1 when no suit is led yet."""
+        standard = self.trick.any(axis=2)  # (B, P) positions holding a standard card
+        first = np.argmax(standard, axis=1)
+        card = np.argmax(self.trick[np.arange(self.batch), first], axis=1)
+        return np.where(standard.any(axis=1), SUIT[card], -1)
 
     @cached_property
     def winning_card(self) -> np.ndarray:
@@ -147,6 +210,17 @@ class TableView:
     def trick_points(self) -> np.ndarray:
         """(B,) points of the cards on the table."""
         return (self.on_table * self.values).sum(axis=1)
+
+    @cached_property
+    def kitty_expected(self) -> np.ndarray:
+        """(B,) the points a widow / kitty still to be won (with the first trick) is expected
+        to hold: its size times the mean value of the cards I have not seen; 0 after it."""
+        size = self.rules.kitty_size
+        if not size:
+            return np.zeros(self.batch)
+        unseen = self.unseen
+        mean = (unseen * self.values).sum(axis=1) / np.maximum(unseen.sum(axis=1), 1)
+        return np.where(self.tricks_done == 0, size * mean, 0.0)
 
     @cached_property
     def last_to_play(self) -> np.ndarray:

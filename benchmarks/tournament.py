@@ -8,7 +8,16 @@ over until a player reaches the target score, then a new game starts with the ne
 table is replayed once per *rotation* of the seating, so each agent holds each hand of every
 deal (with several copies of an agent, rotations that give the same seating are played once).
 Each round's pass direction and dealer come from the round index, so all replays of a deal are
-identical and every game in the batch stays in step.
+dealt identically. Deals may end on different steps (declarations, a bidding round, the
+shooter's choice: the agents decide differently in different seatings); a round steps until
+every game's deal is over (the table ignores the games already done) and asks the agents only
+for the others.
+
+Partnerships: the rotations are cyclic, so partners sitting opposite (``rules.teams``, seats
+(0, 2) and (1, 3)) stay partners in every rotation — the agents at seating positions 0 and 2
+form one team and those at 1 and 3 the other, whichever seats they hold. This is checked when
+the tournament is built (:func:`team_positions`): a team layout some rotation would split is
+refused.
 
 Statistics
 ----------
@@ -17,8 +26,17 @@ bonus rules) over every seat it held in every rotation of that deal; ``mean_poin
 ``ci95`` (1.96 standard errors) are over deals, and so are the per-pair differences. Game win
 rate: completed games only, a win shared between tied lowest totals, over the seat-games the
 agent played. ``moons_shot`` / ``moons_allowed``: deals in which the agent's seat shot the moon /
-another seat did. ``illegal``: actions outside the mask (each is replaced by a random legal card
-so the game goes on; the count must be 0).
+another seat did. ``illegal``: actions outside the mask (each is replaced by a random legal
+action so the game goes on; the count must be 0).
+
+Teams (``rules.teams``): a seat's game is won with its team — the lower team total (the sum of
+the partners' totals) wins, each partner is credited the win, tied teams share it. The report's
+``teams`` section gives each team (named by its agents, e.g. ``strategy+strategy``, and its
+seating positions) its mean deal points (``team_points``: its players' deal points together)
+with their ``ci95`` over deals and its game win rate; ``team_pairs`` the differences between
+teams. Partnership C (the slam bid's silent pair, ``bidding="slam"``): the ``slam`` section
+counts each agent's slam bids, the seat-deals it played in a slam pair (as the bidder or the
+silent partner) and its mean deal points in them.
 
 Resuming: the JSON file is rewritten after every round and holds everything needed to go on; run
 the same command again and it continues where it stopped (a different configuration refuses).
@@ -114,11 +132,36 @@ def seating(specs: Sequence[str], num_players: int) -> list[str]:
 
 def rotations(seats: Sequence[str]) -> list[list[str]]:
     """The distinct cyclic rotations of a seating: rotation r seats ``seats[(j + r) % P]`` at seat j."""
-    out: list[list[str]] = []
+    return [[seats[(j + r) % len(seats)] for j in range(len(seats))] for r in rotation_offsets(seats)]
+
+
+def rotation_offsets(seats: Sequence[str]) -> list[int]:
+    """The offsets r of :func:`rotations` (the first r giving each distinct seating)."""
+    out: list[int] = []
+    seen: list[list[str]] = []
     for r in range(len(seats)):
         rotated = [seats[(j + r) % len(seats)] for j in range(len(seats))]
-        if rotated not in out:
-            out.append(rotated)
+        if rotated not in seen:
+            seen.append(rotated)
+            out.append(r)
+    return out
+
+
+def team_positions(teams: Sequence[Sequence[int]], offsets: Sequence[int], num_players: int) -> np.ndarray:
+    """(R, P): the team (index into ``teams``, as the seating positions form them) that sits at
+    each seat in each rotation. A cyclic rotation moves positions (0, 2) and (1, 3) onto each
+    other, so partners stay partners; a team layout that a rotation would split raises."""
+    team_of = {seat: t for t, team in enumerate(teams) for seat in team}
+    out = np.zeros((len(offsets), num_players), np.int64)
+    for i, r in enumerate(offsets):
+        out[i] = [team_of[(seat + r) % num_players] for seat in range(num_players)]
+        for team in teams:
+            if len({int(out[i, seat]) for seat in team}) > 1:
+                raise ValueError(
+                    f"teams {[list(x) for x in teams]}: rotating the seating by {r} splits the "
+                    f"partnership {list(team)}; duplicate tournaments need teams that cyclic "
+                    "rotations keep together (partners opposite)"
+                )
     return out
 
 
@@ -132,16 +175,30 @@ class Tournament:
         self.json_path = Path(json_path) if json_path else None
         self.progress = progress
         self.rules = config.rules()
+        if self.rules.first_trick_all_penalty == "redeal":
+            # The pass differs between seatings, so a deal cancelled in one would be played in
+            # another: the replays of a deal would no longer be the same deal.
+            raise ValueError(
+                "first_trick_all_penalty='redeal' cannot be played as duplicate deals (a deal "
+                "cancelled in one seating is played in another); use 'play', 'not_counted' or 'to_lowest'"
+            )
         p = self.rules.num_players
         self.names = list(dict.fromkeys(config.agents))  # unique specs, first-seen order
         for spec in self.names:
             parse_spec(spec)
-        self.rotations = rotations(seating(config.agents, p))
+        seats = seating(config.agents, p)
+        self.rotations = rotations(seats)
+        offsets = rotation_offsets(seats)
         # agent_of[r, seat]: index into self.names of the agent at that seat in rotation r.
         self.agent_of = np.array([[self.names.index(s) for s in rot] for rot in self.rotations])
         self.tables = config.table_count
         self.batch = self.tables * len(self.rotations)
         self.row_agents = np.tile(self.agent_of, (self.tables, 1))  # (B, P): rows are (table, rotation)
+        # Fixed teams: team_at[r, seat] is the team (by seating positions) at that seat.
+        self.teams = [list(team) for team in self.rules.teams]
+        self.team_names = ["+".join(seats[i] for i in team) for team in self.teams]
+        self.team_at = team_positions(self.rules.teams, offsets, p) if self.teams else None
+        self.slam = self.rules.bidding == "slam"
         self.table = Table(self.rules, self.batch)
         self.record = self._load() or self._empty_record()
 
@@ -149,14 +206,26 @@ class Tournament:
     COUNTERS = ("seat_deals", "games", "wins", "moons_shot", "moons_allowed", "illegal")
     """Per-agent counters of the record (``wins`` is fractional: shared between tied winners)."""
 
+    TEAM_COUNTERS = ("games", "wins")
+    """Per-team counters (fixed teams)."""
+    SLAM_COUNTERS = ("bids", "paired", "paired_points")
+    """Per-agent counters of Partnership C's slam pairs (``paired_points``: their sum)."""
+
     def _empty_record(self) -> dict[str, Any]:
-        return {
+        record: dict[str, Any] = {
             "rounds_done": 0,
             "elapsed_s": 0.0,
             "per_deal": [],
             "counters": {name: {c: 0 for c in self.COUNTERS} for name in self.names},
             "table_state": None,
         }
+        # Only tournaments with teams have these entries: older records load unchanged.
+        if self.teams:
+            record["team_per_deal"] = []
+            record["team_counters"] = [{c: 0 for c in self.TEAM_COUNTERS} for _ in self.teams]
+        if self.slam:
+            record["slam_counters"] = {name: {c: 0 for c in self.SLAM_COUNTERS} for name in self.names}
+        return record
 
     def _load(self) -> dict[str, Any] | None:
         if self.json_path is None or not self.json_path.exists():
@@ -236,6 +305,10 @@ class Tournament:
                 )
             if c["wins"] > c["games"] + 1e-6:
                 raise ValueError(f"{name!r} won {c['wins']} of {c['games']} games")
+        if self.teams:
+            self._check_teams_record(record, done * tables)
+        if self.slam:
+            self._check_slam_record(record["slam_counters"])
         state = record["table_state"]
         if done == 0:
             if state is not None:
@@ -255,6 +328,35 @@ class Tournament:
                 raise ValueError(f"table_state {key!r} must be a {shape} list of {kind.__name__}s")
         if any(x < 0 for x in state["deal_index"]):
             raise ValueError("table_state 'deal_index' must not be negative")
+
+    def _check_teams_record(self, record: dict[str, Any], deals: int) -> None:
+        rows, teams = record["team_per_deal"], len(self.teams)
+        if not isinstance(rows, list) or len(rows) != deals:
+            got = len(rows) if isinstance(rows, list) else type(rows).__name__
+            raise ValueError(f"team_per_deal must hold rounds_done x tables = {deals} rows, got {got}")
+        for i, row in enumerate(rows):
+            if not isinstance(row, list) or len(row) != teams or not all(_is_number(x, True) for x in row):
+                raise ValueError(f"team_per_deal row {i} must be {teams} finite numbers, got {row!r}")
+        counters = record["team_counters"]
+        if not isinstance(counters, list) or len(counters) != teams:
+            raise ValueError(f"team_counters must be a list of {teams} counters, got {counters!r:.200}")
+        for name, c in zip(self.team_names, counters):
+            if not isinstance(c, dict) or set(c) != set(self.TEAM_COUNTERS):
+                raise ValueError(f"team counters of {name!r} must be {list(self.TEAM_COUNTERS)}, got {c!r}")
+            if not _is_number(c["games"], whole=True) or not _is_number(c["wins"]) or c["wins"] > c["games"]:
+                raise ValueError(f"team {name!r} counters must be games (int) >= wins >= 0, got {c!r}")
+
+    def _check_slam_record(self, counters: Any) -> None:
+        if not isinstance(counters, dict) or set(counters) != set(self.names):
+            raise ValueError(f"slam_counters must be kept for exactly the agents {self.names}")
+        for name in self.names:
+            c = counters[name]
+            if not isinstance(c, dict) or set(c) != set(self.SLAM_COUNTERS):
+                raise ValueError(f"slam counters of {name!r} must be {list(self.SLAM_COUNTERS)}, got {c!r}")
+            if not (_is_number(c["bids"], whole=True) and _is_number(c["paired"], whole=True)):
+                raise ValueError(f"slam counters of {name!r}: bids and paired must be non-negative ints")
+            if not _is_number(c["paired_points"], negative=True):
+                raise ValueError(f"slam counters of {name!r}: paired_points must be a finite number")
 
     def _save(self) -> None:
         if self.json_path is None:
@@ -313,9 +415,10 @@ class Tournament:
         )
         rng = np.random.default_rng([cfg.seed, k, 1])
         illegal = np.zeros(len(self.names), np.int64)
-        while True:
+        over = np.zeros(self.batch, bool)  # games whose deal has ended (they wait for the rest)
+        while not over.all():
             obs, mask, seat = table.observe(), table.action_mask(), s.current.copy()
-            who = self.row_agents[rows, seat]
+            who = np.where(over, -1, self.row_agents[rows, seat])
             actions = np.zeros(self.batch, np.int64)
             for a, agent in enumerate(agents):
                 mine = np.flatnonzero(who == a)
@@ -325,20 +428,18 @@ class Tournament:
                     actions[mine] = agent.act(batch, rng)
             ok = (actions >= 0) & (actions < mask.shape[1])
             ok &= mask[rows, np.clip(actions, 0, mask.shape[1] - 1)] > 0
-            if not ok.all():
-                np.add.at(illegal, who[~ok], 1)
-                actions[~ok] = random_legal(mask[~ok], rng)
-            result = table.step(actions)
-            if result.deal_ended.any():
-                if not result.deal_ended.all():
-                    raise RuntimeError("deals ended out of step; this preset's deals vary in length")
-                break
+            bad = ~ok & ~over
+            if bad.any():
+                np.add.at(illegal, who[bad], 1)
+                actions[bad] = random_legal(mask[bad], rng)
+            over |= table.step(actions).deal_ended
         self._score_round(illegal)
 
     def _score_round(self, illegal: np.ndarray) -> None:
-        s, p, r = self.table.state, self.rules.num_players, len(self.rotations)
+        p, r = self.rules.num_players, len(self.rotations)
+        info = self.table.game_info(np.arange(self.batch))
         counters = [self.record["counters"][name] for name in self.names]
-        points = s.deal_points.reshape(self.tables, r, p).astype(float)
+        points = info["deal_points"].reshape(self.tables, r, p).astype(float)
         for a, c in enumerate(counters):
             at = self.agent_of == a  # (R, P) seats the agent holds
             c["seat_deals"] += int(at.sum()) * self.tables
@@ -346,25 +447,79 @@ class Tournament:
         means = np.stack([(points * (self.agent_of == a)).sum(axis=(1, 2)) / (self.agent_of == a).sum()
                           for a in range(len(self.names))], axis=1)  # fmt: skip
         self.record["per_deal"].extend(means.round(6).tolist())
-        shooter = s.moon_shooter
+        shooter = info["moon_shooter"]
         for row in np.flatnonzero(shooter >= 0):
             for seat in range(p):
                 key = "moons_shot" if seat == shooter[row] else "moons_allowed"
                 counters[self.row_agents[row, seat]][key] += 1
-        for row in np.flatnonzero(s.game_over):
-            totals = s.totals[row]
+        team_at = None if self.team_at is None else np.tile(self.team_at, (self.tables, 1))  # (B, P)
+        for row in np.flatnonzero(info["game_over"]):
+            totals = info["total_points"][row]
+            share = np.ones(p)
+            if team_at is not None:  # a seat wins with its team: the lower team total
+                totals = np.array([totals[team_at[row] == team_at[row, seat]].sum() for seat in range(p)])
+                share = np.array([(team_at[row] == team_at[row, seat]).sum() for seat in range(p)], float)
             winners = totals == totals.min()
             for seat in range(p):
                 c = counters[self.row_agents[row, seat]]
                 c["games"] += 1
-                c["wins"] += float(winners[seat]) / int(winners.sum())
+                c["wins"] += float(winners[seat]) * share[seat] / int(winners.sum())
+        if team_at is not None:
+            self._score_teams(info, team_at)
+        if self.slam:
+            self._score_slam(info)
+        s = self.table.state
         self.record["table_state"] = {
-            "totals": s.totals.tolist(),
-            "game_over": s.game_over.tolist(),
+            "totals": info["total_points"].tolist(),
+            "game_over": info["game_over"].tolist(),
             "deal_index": s.deal_index.tolist(),
         }
 
+    def _score_teams(self, info: dict[str, np.ndarray], team_at: np.ndarray) -> None:
+        """Each team's mean team points per deal, and its games and wins."""
+        r, teams = len(self.rotations), len(self.teams)
+        team_points = info["team_points"].astype(float)  # (B, P): each seat's team's points
+        at = team_at.reshape(self.tables, r, -1)
+        pts = team_points.reshape(self.tables, r, -1)
+        means = np.stack(
+            [(pts * (at == t)).sum(axis=(1, 2)) / (at == t).sum(axis=(1, 2)) for t in range(teams)], axis=1
+        )
+        self.record["team_per_deal"].extend(means.round(6).tolist())
+        counters = self.record["team_counters"]
+        for row in np.flatnonzero(info["game_over"]):
+            totals = info["total_points"][row]
+            sums = np.array([totals[team_at[row] == t].sum() for t in range(teams)])
+            winners = sums == sums.min()
+            for t in range(teams):
+                counters[t]["games"] += 1
+                counters[t]["wins"] += float(winners[t]) / int(winners.sum())
+
+    def _score_slam(self, info: dict[str, np.ndarray]) -> None:
+        """Partnership C: who bid the slam and who played in a slam pair, read from the public
+        observation at the deal's end (seat 0's ``decisions`` piece, the bidder's ``partners``)."""
+        table, p = self.table, self.rules.num_players
+        lay, counters = table.observer.layout, self.record["slam_counters"]
+        slam = self.rules.decisions.index("slam")
+        seats = np.zeros(self.batch, np.int64)
+        bids = lay.view(table.observe(seats), "decisions")[:, :, slam] > 0.5  # (B, P): seat 0's view
+        bid = bids.any(axis=1)
+        seats[bid] = np.argmax(bids[bid], axis=1)
+        mates = lay.view(table.observe(seats), "partners") > 0.5  # (B, P) relative to the bidder
+        for row in np.flatnonzero(bid).tolist():
+            bidder = int(seats[row])
+            counters[self.names[self.row_agents[row, bidder]]]["bids"] += 1
+            if mates[row].any():
+                partner = (bidder + int(np.argmax(mates[row]))) % p
+                for member in (bidder, partner):
+                    c = counters[self.names[self.row_agents[row, member]]]
+                    c["paired"] += 1
+                    c["paired_points"] += int(info["deal_points"][row, member])
+
     # ------------------------------------------------------------------ results
+    def _team_report(self) -> dict[str, Any]:
+        per_deal = np.array(self.record["team_per_deal"], float).reshape(-1, len(self.teams))
+        return _team_summary(self.team_names, self.teams, per_deal, self.record["team_counters"])
+
     def report(self) -> dict[str, Any]:
         """The results so far: per agent, per pair, the configuration and the resume record."""
         per_deal = np.array(self.record["per_deal"], float).reshape(-1, len(self.names))
@@ -383,6 +538,17 @@ class Tournament:
         for a, b in combinations(range(len(self.names)), 2):
             mean, ci = _mean_ci(per_deal[:, a] - per_deal[:, b])
             pairs.append({"a": self.names[a], "b": self.names[b], "mean_diff": mean, "ci95": ci})
+        extra: dict[str, Any] = {}
+        if self.teams:
+            extra.update(self._team_report())
+        if self.slam:
+            extra["slam"] = [
+                {
+                    "name": name, "bids": c["bids"], "paired": c["paired"],
+                    "mean_paired_points": round(c["paired_points"] / c["paired"], 4) if c["paired"] else None,
+                }
+                for name, c in self.record["slam_counters"].items()
+            ]  # fmt: skip
         return {
             "preset": self.config.preset,
             "num_players": self.rules.num_players,
@@ -391,11 +557,29 @@ class Tournament:
             "agents": rows,
             "pairs": pairs,
             "rotations": self.rotations,
+            **extra,
             "elapsed_s": round(self.record["elapsed_s"], 2),
             "rules": self.rules.describe(),
             "config": asdict(self.config),
             "progress": self.record,
         }
+
+
+def _team_summary(
+    names: list[str], teams: list[list[int]], per_deal: np.ndarray, counters: list[dict]
+) -> dict:
+    rows, pairs = [], []
+    for t, (name, team) in enumerate(zip(names, teams)):
+        mean, ci = _mean_ci(per_deal[:, t])
+        c = counters[t]
+        rows.append({
+            "name": name, "positions": team, "mean_points": mean, "ci95": ci,
+            "win_rate": c["wins"] / c["games"] if c["games"] else None, "games": c["games"],
+        })  # fmt: skip
+    for a, b in combinations(range(len(teams)), 2):
+        mean, ci = _mean_ci(per_deal[:, a] - per_deal[:, b])
+        pairs.append({"a": names[a], "b": names[b], "mean_diff": mean, "ci95": ci})
+    return {"teams": rows, "team_pairs": pairs}
 
 
 def _is_number(value: Any, negative: bool = False, whole: bool = False) -> bool:
@@ -436,6 +620,25 @@ def format_report(report: dict[str, Any]) -> str:
         for pair in report["pairs"]:
             label = f"{pair['a']} - {pair['b']}"
             lines.append(f"{label:<45} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
+    if report.get("teams"):  # reports of tournaments without teams (and older files) have none
+        lines.append("")
+        lines.append(
+            f"{'team (seating positions)':<36} {'team points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6}"
+        )
+        for row in report["teams"]:
+            win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
+            label = f"{row['name']} {tuple(row['positions'])}"
+            ci = "±" + _num(row["ci95"])
+            lines.append(f"{label:<36} {_num(row['mean_points']):>12} {ci:>8} {win:>9} {row['games']:>6}")
+        for pair in report.get("team_pairs", []):
+            label = f"{pair['a']} - {pair['b']}"
+            lines.append(f"{label:<45} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
+    if report.get("slam"):
+        lines.append("")
+        lines.append(f"{'slam pairs: agent':<28} {'slam bids':>10} {'paired':>8} {'mean points paired':>19}")
+        for row in report["slam"]:
+            paired = _num(row["mean_paired_points"])
+            lines.append(f"{row['name']:<28} {row['bids']:>10} {row['paired']:>8} {paired:>19}")
     return "\n".join(lines)
 
 
@@ -468,6 +671,13 @@ def write_csv(report: dict[str, Any], path: str | Path) -> None:
         writer = csv.DictWriter(f, fieldnames=["a", "b", "mean_diff", "ci95"])
         writer.writeheader()
         writer.writerows(report["pairs"])
+    if report.get("teams"):  # team tournaments: one row per team in <stem>_teams.csv
+        with path.with_name(path.stem + "_teams.csv").open("w", newline="") as f:
+            columns = ["name", "positions", "mean_points", "ci95", "win_rate", "games"]
+            writer = csv.DictWriter(f, fieldnames=columns)
+            writer.writeheader()
+            for row in report["teams"]:
+                writer.writerow({**row, "positions": "+".join(map(str, row["positions"]))})
 
 
 def write_png(report: dict[str, Any], path: str | Path) -> None:

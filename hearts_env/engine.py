@@ -1,7 +1,9 @@
 """The batched engine: B games of one rules set, stepped together with array operations.
 
 State is a :class:`State` record whose fields all have a leading batch axis. Hands, cards taken
-and cards played are ``uint64`` bitmasks (bit ``c`` = card ``c``). A deal is a passing phase
+and cards played are ``uint64`` bitmasks (bit ``c`` = card ``c``); with two decks (Cancellation
+Hearts) each card set has a second word of the cards held twice, in the ``*_hi`` fields
+(:mod:`hearts_env.cardsets`), and those games always take the per-game path. A deal is a passing phase
 (``pass_count`` single-card decisions per seat, seat by seat from eldest hand; the exchange
 happens once every seat has chosen) followed by the play phase. Games need not be in step —
 a batch may mix passing and playing games, or deals of different directions — but the common
@@ -15,17 +17,23 @@ first-trick restriction), :meth:`Engine._end_trick` (``trick_winner``), and
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from hearts_env import scoring
+from hearts_env import cardsets, scoring, stock
 from hearts_env.bits import BIT, EMPTY, SUIT_MASK, SUIT_OF, U64, ZERO, u64, unpack
 from hearts_env.cards import CLUBS, HEARTS, SPADES, card_name, card_symbol, cards_of, parse_card
+from hearts_env.decisions import BID, DECLARE, MOON_CHOICE, PHASES
 from hearts_env.rules import PASS_DIRECTIONS, QUEEN_OF_SPADES, Rules
 
 PASSING, PLAYING, DONE = 0, 1, 2
-"""Values of ``State.phase``."""
+"""Values of ``State.phase`` (the decision phases, 3 and up, are in :mod:`hearts_env.decisions`)."""
+
+_LEAD_MASK = np.concatenate([SUIT_MASK, [0]]).astype(U64)
+"""The cards of the suit led, by ``lead_suit``; 4 = a joker led and no suit yet: nothing to follow."""
+_JOKERS = u64((1 << 52) | (1 << 53))
 
 
 _ALL = slice(None)
@@ -100,13 +108,37 @@ class State:
     pool: np.ndarray  # (B,) float64: jackpot carried over
     game_over: np.ndarray  # (B,) bool: the last finished deal ended the game
     moon_shooter: np.ndarray  # (B,) int64: seat that shot the moon in the last deal, -1 if none
-    first_trick_winner: np.ndarray  # (B,) int64: who won the first trick (and the kitty), -1 before
+    first_trick_winner: np.ndarray  # (B,) int64: who won the first trick (and the kitty), -1 before;
+    # with cancellation the taker of the kitty: the winner of the first trick not cancelled
     all_penalty: np.ndarray  # (B,) bool: a hand held only penalty cards at the start of play
     uncounted: np.ndarray  # (B,) uint64: penalty cards scoring nothing (first_trick_all_penalty)
     set_aside: np.ndarray  # (B,) uint64: the first trick, set aside for the lowest scorer
     cancelled: np.ndarray  # (B,) bool: the deal was cancelled (first_trick_all_penalty="redeal")
+    decisions_made: np.ndarray  # (B,) int64: decisions so far in the declare / bid round
+    bidder: np.ndarray  # (B,) int64: the declarer (Général, slam) or the auction's winner, -1 if none
+    high_bid: np.ndarray  # (B,) int64: the highest bid so far (auction), 0 if none
+    penalty_suit: np.ndarray  # (B,) int64: the suit that scores (auction; hearts otherwise)
+    partner: np.ndarray  # (B,) int64: the slam bidder's silent partner, -1 if none
+    moon_choice: np.ndarray  # (B,) int64: the shooter's choice, 0 add / 1 subtract, -1 not made
+    decision_log: np.ndarray  # (B, P) uint64: bit k = decision k made by that seat this deal
+    team_points: np.ndarray  # (B, P) int64: each seat's team's points of the last finished deal
+    stock: np.ndarray  # (B, S) int64: Domino Hearts' stock in draw order (S = 0 without one)
+    stock_pos: np.ndarray  # (B,) int64: cards already drawn from the stock
+    trick_size: np.ndarray  # (B,) int64: cards the current trick will hold (players in, Domino)
+    # Two decks (rules.decks = 2): each card set above is (word, word_hi), word_hi the cards it
+    # holds twice (hearts_env.cardsets). With one deck these stay 0 and nothing reads them.
+    hands_hi: np.ndarray  # (B, P) uint64
+    taken_hi: np.ndarray  # (B, P) uint64
+    held_hi: np.ndarray  # (B, P) uint64
+    chosen_hi: np.ndarray  # (B, P) uint64
+    received_hi: np.ndarray  # (B, P) uint64
+    kitty_hi: np.ndarray  # (B,) uint64
+    trick_pairs: np.ndarray  # (B,) uint64: cards played twice to the current trick (they cancel)
+    carried: np.ndarray  # (B,) uint64: cancelled tricks' cards (and a cancelled first trick's
+    # kitty), for the next trick's winner; after the last trick, the cards that went to nobody
+    carried_hi: np.ndarray  # (B,) uint64
     lockstep: bool = False
-    """No game is DONE and every game is at the same ``position``: the engine then treats the
+    """Every game passes or plays (none is DONE or deciding) at the same ``position``: the engine treats the
     position as one number for the whole batch. ``position`` counts decisions modulo P in the
     pass as well as cards in the trick, and every deal is a multiple of P decisions, so games
     started together stay in lockstep whatever their pass directions. See :meth:`sync`."""
@@ -138,7 +170,7 @@ class State:
 
     def sync(self) -> None:
         """Recompute ``lockstep`` (call after changing some games but not others)."""
-        self.lockstep = bool((self.position == self.position[0]).all() and (self.phase != DONE).all())
+        self.lockstep = bool((self.position == self.position[0]).all() and (self.phase <= PLAYING).all())
         self.all_playing = bool((self.phase == PLAYING).all())
 
 
@@ -154,7 +186,14 @@ class Engine:
         self.num_players = rules.num_players
         self.hand_size = rules.hand_size
         self.kitty_size = rules.kitty_size
-        self.num_actions = 52 + rules.jokers
+        self.num_cards = rules.card_slots
+        self.num_actions = rules.card_slots + len(rules.decisions)
+        self.decision_phases = {code: PHASES[code] for code in PHASES if PHASES[code].name in rules.phases}
+        self.jokers = bool(rules.jokers)
+        self.stock_size = rules.stock_size
+        self.two_decks = rules.decks == 2
+        # Never in lockstep: Domino Hearts (tricks vary in size) and two decks (the second words).
+        self.per_game = bool(self.stock_size) or self.two_decks
         self.deck_cards = np.array(rules.deck.cards, dtype=np.int64)
         self._deck_bits = self.deck_cards.astype(U64)  # card indices (< 64) as sort-key low bits
         self.deck_mask = u64(rules.deck_mask)
@@ -219,10 +258,18 @@ class Engine:
             chips=z(p, dtype=np.float64), pool=z(dtype=np.float64), game_over=np.ones(batch, bool),
             moon_shooter=z() - 1, first_trick_winner=z() - 1, all_penalty=z(dtype=bool),
             uncounted=z(dtype=U64), set_aside=z(dtype=U64), cancelled=z(dtype=bool),
+            decisions_made=z(), bidder=z() - 1, high_bid=z(), penalty_suit=z() + HEARTS, partner=z() - 1,
+            moon_choice=z() - 1, decision_log=z(p, dtype=U64), team_points=z(p),
+            stock=z(self.rules.stock_size), stock_pos=z(), trick_size=z() + p,
+            hands_hi=z(p, dtype=U64), taken_hi=z(p, dtype=U64), held_hi=z(p, dtype=U64),
+            chosen_hi=z(p, dtype=U64), received_hi=z(p, dtype=U64), kitty_hi=z(dtype=U64),
+            trick_pairs=z(dtype=U64), carried=z(dtype=U64), carried_hi=z(dtype=U64),
         )  # fmt: skip
 
     def shuffled_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        """Random deals: hand masks (batch, P) and kitty masks (batch,), from ``rng.permuted``.
+        """Random deals: hand masks (batch, P) and kitty masks (batch,), from ``rng.permuted``;
+        with two decks both words, ``[..., 0]`` and ``[..., 1]`` of hands (batch, P, 2) and
+        kitties (batch, 2) (see :func:`hearts_env.cardsets.stack`).
 
         Tournaments deal with this (their published results replay it); environments use the
         faster :meth:`random_hands`."""
@@ -242,18 +289,25 @@ class Engine:
     def _deal_in_order(self, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Hands dealt from shuffled decks (batch, cards): hand_size cards a seat, the rest kitty."""
         n, h, batch = self.num_players, self.hand_size, len(cards)
+        if self.two_decks:
+            hands = cardsets.of_cards(cards[:, : n * h].reshape(batch, n, h))
+            return cardsets.stack(*hands), cardsets.stack(*cardsets.of_cards(cards[:, n * h :]))
         hands = np.bitwise_or.reduce(BIT.take(cards[:, : n * h]).reshape(batch, n, h), axis=2)
         kitty = np.bitwise_or.reduce(BIT.take(cards[:, n * h :]), axis=1, initial=ZERO)
         return hands, kitty
 
     def hands_from_cards(
         self, hands: list[list[int | str]], kitty: list[int | str] | None = None
-    ) -> tuple[int, ...]:
-        """Validate a hand-written deal and return it as one mask per seat (kitty last).
+    ) -> tuple[int, ...] | tuple[tuple[int, int], ...]:
+        """Validate a hand-written deal and return one card set per seat (the kitty last): a mask
+        with one deck; with two decks a ``(lo, hi)`` pair of masks (:mod:`hearts_env.cardsets`),
+        where a hand lists a card twice for both copies. Without ``kitty`` the cards not dealt
+        to a hand form it.
 
-        Raises ``ValueError`` on duplicates, removed or missing cards, or unequal hands.
+        Raises ``ValueError`` on a card dealt more often than the decks hold it, removed or
+        unknown cards, unequal hands, or a kitty of the wrong size.
         """
-        n = self.num_players
+        n, copies = self.num_players, self.rules.decks
         if len(hands) != n:
             raise ValueError(f"a deal for {n} players needs {n} hands, got {len(hands)}")
         parsed = [[parse_card(c) for c in hand] for hand in hands]
@@ -263,25 +317,47 @@ class Engine:
             raise ValueError(
                 f"every hand must hold {self.hand_size} cards here; got sizes {[len(h) for h in parsed]}"
             )
-        seen: dict[int, int] = {}
+        if kitty is not None and not self.stock_size and len(kitty_cards) != self.kitty_size:
+            raise ValueError(
+                f"the kitty must hold {self.kitty_size} cards, got {len(kitty_cards)}: "
+                f"{[card_name(c) for c in kitty_cards]}"
+            )
+        places: dict[int, list[str]] = {}
         for seat, hand in enumerate(parsed + [kitty_cards]):
             for c in hand:
-                if c in seen:
-                    where = "the kitty" if seat == n else f"seat {seat}"
-                    raise ValueError(f"{card_name(c)} is dealt twice (seat {seen[c]} and {where})")
-                seen[c] = seat
-        deck = set(self.deck_cards.tolist())
-        extra = sorted(set(seen) - deck)
+                places.setdefault(c, []).append("the kitty" if seat == n else f"seat {seat}")
+                if len(places[c]) > copies:
+                    times = "twice" if copies == 1 else f"{copies + 1} times"
+                    where = f"{', '.join(places[c][:-1])} and {places[c][-1]}"
+                    decks = "" if copies == 1 else ": two decks hold each card twice"
+                    raise ValueError(f"{card_name(c)} is dealt {times} ({where}){decks}")
+        deck = Counter(self.deck_cards.tolist())
+        extra = sorted(set(places) - set(deck))
         if extra:
             raise ValueError(f"cards not in this deck (removed or unknown): {[card_name(c) for c in extra]}")
-        missing = sorted(deck - set(seen))
-        if missing and self.rules.kitty_size == 0:
-            raise ValueError(f"the deal is missing cards: {[card_name(c) for c in missing]}")
-        if len(kitty_cards) + len(missing) != self.rules.kitty_size:
-            raise ValueError(f"the kitty must hold {self.rules.kitty_size} cards")
-        kitty_cards += missing
-        masks = [sum(1 << c for c in hand) for hand in parsed]
-        return (*masks, sum(1 << c for c in kitty_cards))
+        missing = sorted((deck - Counter(c for c, where in places.items() for _ in where)).elements())
+        if self.stock_size:  # Domino: the cards not dealt are the stock (see stock_from_cards)
+            return (*(sum(1 << c for c in hand) for hand in parsed), sum(1 << c for c in missing))
+        if kitty is None:
+            kitty_cards = missing
+        if copies == 2:
+            return tuple(cardsets.from_list(cards) for cards in parsed + [kitty_cards])
+        return (*(sum(1 << c for c in hand) for hand in parsed), sum(1 << c for c in kitty_cards))
+
+    def stock_from_cards(self, stock: list[int | str], undealt: int) -> np.ndarray:
+        """Domino Hearts: a hand-written stock in draw order, checked to hold exactly the
+        ``undealt`` cards (a mask); (S,) int64 card indices."""
+        cards = [parse_card(c) for c in stock]
+        if len(set(cards)) != len(cards):
+            repeated = sorted({card_name(c) for c in cards if cards.count(c) > 1})
+            raise ValueError(f"the stock holds {repeated} twice")
+        if sum(1 << c for c in cards) != undealt or len(cards) != self.stock_size:
+            want = [card_name(c) for c in cards_of(undealt)]
+            raise ValueError(
+                f"the stock must hold the {self.stock_size} cards not dealt, in draw order: {want}; got "
+                f"{[card_name(c) for c in cards]}"
+            )
+        return np.array(cards, np.int64)
 
     def deal(
         self,
@@ -292,12 +368,15 @@ class Engine:
         new_game: np.ndarray,
         dealer: np.ndarray | None = None,
         pass_direction: np.ndarray | None = None,
+        stock_cards: np.ndarray | None = None,
     ) -> None:
-        """Start a deal in games ``rows`` with the given hand masks.
+        """Start a deal in games ``rows`` with the given hand masks (k, P) and kitty masks (k,);
+        with two decks both words of each, (k, P, 2) and (k, 2) (:func:`cardsets.stack`).
 
         Games flagged in ``new_game`` start a new game (totals 0, deal 0, dealer 0); others move
         to their next deal (dealer + 1). ``dealer`` / ``pass_direction`` (direction indices)
-        override the game's own for this deal.
+        override the game's own for this deal. ``stock_cards`` (k, S) int64: Domino Hearts'
+        stock in draw order (then ``kitty`` is ignored).
         """
         s = state
         k = len(rows)
@@ -317,8 +396,16 @@ class Engine:
             direction = np.full(k, PASS_DIRECTIONS.index("hold"), np.int64)
         s.pass_direction[rows] = direction
         s.pass_offset[rows] = self.offsets[direction]
+        if self.two_decks:
+            hands, kitty = self._deal_second_copies(s, rows, hands, kitty)
         s.hands[rows] = hands
-        s.kitty[rows] = kitty
+        s.kitty[rows] = kitty if not self.stock_size else ZERO
+        if self.stock_size:
+            if stock_cards is None:
+                raise ValueError("a Domino Hearts deal needs its stock in draw order (stock_cards)")
+            s.stock[rows] = stock_cards
+            s.stock_pos[rows] = 0
+        s.trick_size[rows] = p
         for name in ("taken", "chosen", "received"):
             getattr(s, name)[rows] = ZERO
         s.held[rows] = hands
@@ -337,16 +424,48 @@ class Engine:
         s.uncounted[rows] = ZERO
         s.set_aside[rows] = ZERO
         s.cancelled[rows] = False
+        s.decisions_made[rows] = 0
+        s.bidder[rows] = -1
+        s.high_bid[rows] = 0
+        s.penalty_suit[rows] = HEARTS
+        s.partner[rows] = -1
+        s.moon_choice[rows] = -1
+        s.decision_log[rows] = ZERO
         passing = s.pass_offset[rows] != 0
         s.phase[rows] = np.where(passing, PASSING, PLAYING)
         s.current[rows] = (s.dealer[rows] + 1) % p
         s.leader[rows] = s.current[rows]
         if not passing.all():
-            self._start_play(s, rows[~passing])
+            self._after_pass(s, rows[~passing])
         s.sync()
+        s.lockstep &= not self.per_game
 
-    def _start_play(self, s: State, rows: np.ndarray) -> None:
-        """After the pass: the first leader (lowest club's holder, or eldest hand) is to act.
+    def _deal_second_copies(
+        self, s: State, rows: np.ndarray, hands: np.ndarray, kitty: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Two decks: set the second words of a new deal in ``rows`` and return the first ones."""
+        s.hands_hi[rows] = s.held_hi[rows] = hands[..., 1]
+        s.kitty_hi[rows] = kitty[..., 1]
+        for name in ("taken_hi", "chosen_hi", "received_hi"):
+            getattr(s, name)[rows] = ZERO
+        for name in ("trick_pairs", "carried", "carried_hi"):
+            getattr(s, name)[rows] = ZERO
+        return hands[..., 0], kitty[..., 0]
+
+    def _after_pass(self, s: State, rows: np.ndarray) -> None:
+        """After the pass (or the deal, without one): the declare or bid round, else play."""
+        round_ = {"general": DECLARE, "slam": DECLARE, "auction": BID}.get(self.rules.bidding)
+        if round_ is None:
+            self.start_play(s, rows)
+            return
+        s.held[rows] = s.hands[rows]
+        s.phase[rows] = round_
+        s.current[rows] = (s.dealer[rows] + 1) % self.num_players
+        s.decisions_made[rows] = 0
+        s.lockstep = s.all_playing = False
+
+    def start_play(self, s: State, rows: np.ndarray) -> None:
+        """The first leader (lowest club's holder, eldest hand, or the bidder) is to act.
 
         With ``first_trick_all_penalty`` other than ``"play"``, a hand of only penalty cards is
         noted here (``all_penalty``); under ``"redeal"`` its deal is cancelled at once."""
@@ -363,13 +482,22 @@ class Engine:
         else:
             held = np.bitwise_or.reduce(s.hands[rows], axis=1) & SUIT_MASK[CLUBS]
             lowest = held & (~held + U64(1))
-            s.leader[rows] = np.argmax((s.hands[rows] & lowest[:, None]) != 0, axis=1)
+            # Its holder nearest the dealer's left (two decks: the lowest club may be held twice).
+            order = (s.dealer[rows][:, None] + 1 + np.arange(self.num_players)) % self.num_players
+            holds = (np.take_along_axis(s.hands[rows], order, axis=1) & lowest[:, None]) != ZERO
+            s.leader[rows] = order[np.arange(len(rows)), np.argmax(holds, axis=1)]
+        if self.rules.bidding in ("auction", "slam"):  # the auction's winner or the slam bidder leads
+            s.leader[rows] = np.where(s.bidder[rows] >= 0, s.bidder[rows], s.leader[rows])
         s.current[rows] = s.leader[rows]
         s.held[rows] = s.hands[rows]
+        if self.two_decks:
+            s.held_hi[rows] = s.hands_hi[rows]
 
     # ------------------------------------------------------------------ legal cards
     def legal(self, s: State) -> np.ndarray:
         """Legal cards of the acting seat of every game, as a (B,) uint64 mask (0 when done)."""
+        if self.per_game:
+            s.lockstep = False
         flat = self._flat(s.current)
         hand = s.hands.take(flat)
         if s.lockstep:
@@ -381,12 +509,26 @@ class Engine:
                 return choose
             play = self._legal_play(s, hand, bool(s.position[0] == 0), s.trick_number == 0)
             return np.where(passing, choose, play)
-        legal = np.where(s.phase == PASSING, hand & ~s.chosen.take(flat), ZERO)
+        if self.two_decks:  # a card stays legal while the hand holds more copies than chosen
+            choose = cardsets.more_than(hand, s.hands_hi.take(flat), s.chosen.take(flat), s.chosen_hi.take(flat))
+        else:
+            choose = hand & ~s.chosen.take(flat)
+        legal = np.where(s.phase == PASSING, choose, ZERO)
         playing = s.phase == PLAYING
         if playing.any():
             play = self._legal_play(s, hand, s.position == 0, s.trick_number == 0)
             legal = np.where(playing, play, legal)
         return legal
+
+    def legal_decisions(self, s: State) -> np.ndarray:
+        """(B,) uint64: the acting seats' legal decisions other than cards, bit k = decision k
+        of ``rules.decisions`` (0 outside the decision phases)."""
+        out = np.zeros(len(s.phase), U64)
+        for code, phase in self.decision_phases.items():
+            rows = np.flatnonzero(s.phase == code)
+            if len(rows):
+                out[rows] = phase.legal(self, s, rows)
+        return out
 
     def _legal_play(
         self, s: State, hand: np.ndarray, leading: np.ndarray | bool, first_trick: np.ndarray | bool
@@ -397,9 +539,11 @@ class Engine:
         if leading is True:  # every game leads: nothing to follow
             following = void = None
         else:
-            must_follow = hand & SUIT_MASK.take(s.lead_suit, mode="clip")
+            must_follow = hand & _LEAD_MASK.take(s.lead_suit)
             following = np.where(must_follow != ZERO, must_follow, hand)
             void = _and_not(leading, must_follow == ZERO)
+            if self.jokers:  # after a joker lead there is no suit yet: nobody is void
+                void = void & (s.lead_suit != 4)
         legal = following
         if _any(leading):
             lead = hand
@@ -412,7 +556,9 @@ class Engine:
             if r.first_lead != "eldest" and _any(first_trick & leading):
                 clubs = hand & SUIT_MASK[CLUBS]
                 forced = clubs & (~clubs + U64(1)) if r.first_lead == "lowest_club" else clubs
-                lead = _where(first_trick, forced, lead)
+                # A slam bidder leads the first trick with any card the other lead rules allow.
+                club_lead = first_trick & (s.bidder < 0) if r.bidding == "slam" else first_trick
+                lead = _where(club_lead, forced, lead)
             if r.no_heart_lead_first_trick and _any(first_trick & leading):
                 no_hearts = lead & ~self.hearts
                 lead = np.where(first_trick & (no_hearts != ZERO), no_hearts, lead)
@@ -426,6 +572,8 @@ class Engine:
             headed = (s.lead_suit == SPADES) & ((s.trick_mask & _ACE_KING_OF_SPADES) != ZERO)
             must = (void | _and_not(leading, headed)) & ((legal & self.queen) != ZERO)
             legal = np.where(must, self.queen, legal)
+        if self.jokers:  # a joker may be played at any time
+            legal = legal | (hand & _JOKERS)
         return legal
 
     def _flat(self, seats: np.ndarray) -> np.ndarray:
@@ -443,6 +591,8 @@ class Engine:
         seat = int(s.current[game])
         if not 0 <= action < self.num_actions:
             return f"seat {seat}: action {action} is out of range 0..{self.num_actions - 1}"
+        if s.phase[game] > DONE or action >= self.num_cards:
+            return self._explain_decision(s, game, action)
         name = card_symbol(action)
         if s.phase[game] == DONE:
             return f"the deal is over; no seat can play {name}"
@@ -456,7 +606,11 @@ class Engine:
         elif s.position[game] and (legal & int(SUIT_MASK[s.lead_suit[game]])):
             why = f"must follow {'♣♦♥♠'[s.lead_suit[game]]}"
         elif s.position[game] == 0 and s.trick_number[game] == 0 and self.rules.first_lead != "eldest":
-            why = "the first trick must be led with a club"
+            why = (
+                f"the first trick must be led with the lowest club ({card_symbol(self.rules.lowest_club)})"
+                if self.rules.first_lead == "lowest_club"
+                else "the first trick must be led with a club"
+            )
         elif (
             s.trick_number[game] == 0
             and self.rules.no_points_first_trick
@@ -469,6 +623,30 @@ class Engine:
             why = "a variant rule forbids it here"
         return f"seat {seat} cannot play {name}: {why} (legal: {allowed})"
 
+    def _explain_decision(self, s: State, game: int, action: int) -> str:
+        """Why a decision (or a card, while a decision is asked) is illegal in ``game``."""
+        seat, phase, names = int(s.current[game]), int(s.phase[game]), self.rules.action_names
+        name = names[action] if action >= self.num_cards else card_symbol(action)
+        if phase == DONE:
+            return f"the deal is over; no seat can {'play' if action < self.num_cards else 'choose'} {name}"
+        if phase <= PLAYING:
+            verb = "passed" if phase == PASSING else "played"
+            return f"seat {seat} cannot choose {name}: a card must be {verb}"
+        one = s.take(np.array([game]))
+        legal = int(self.legal_decisions(one)[0])
+        allowed = ", ".join(
+            names[self.num_cards + k] for k in range(len(self.rules.decisions)) if legal >> k & 1
+        )
+        what = self.decision_phases[phase].name.replace("_", " ")
+        if action < self.num_cards:
+            why = f"it is the {what} round: decide first"
+        elif phase == BID and name.startswith("bid:"):
+            why = f"the bid must beat the highest bid so far ({int(s.high_bid[game])})"
+        else:
+            why = f"not a decision of the {what} round"
+        verb = "play" if action < self.num_cards else "choose"
+        return f"seat {seat} cannot {verb} {name}: {why} (legal: {allowed})"
+
     # ------------------------------------------------------------------ stepping
     def step(
         self, s: State, actions: np.ndarray, check: bool = True, legal: np.ndarray | None = None
@@ -478,12 +656,10 @@ class Engine:
         ``ValueError`` and change nothing (``legal``, if given, is :meth:`legal` of ``s``)."""
         actions = np.asarray(actions, dtype=np.int64)
         bits = action_bits(actions)
+        if self.per_game:
+            s.lockstep = False
         if check:
-            if legal is None:
-                legal = self.legal(s)
-            bad = (legal & bits) == ZERO
-            if not s.lockstep:
-                bad &= s.phase != DONE
+            bad = self.illegal(s, actions, legal, bits)
             if bad.any():
                 g = int(np.flatnonzero(bad)[0])
                 raise ValueError(self.explain_illegal(s, g, int(actions[g])))
@@ -507,6 +683,13 @@ class Engine:
         ended = np.zeros(len(actions), bool)
         passing = np.flatnonzero(s.phase == PASSING)
         playing = np.flatnonzero(s.phase == PLAYING)  # before passing ends: a game acts once
+        deciding = np.flatnonzero(s.phase > DONE) if self.decision_phases else ()
+        if len(deciding):
+            codes = s.phase[deciding]
+            for code in np.unique(codes).tolist():
+                rows = deciding[codes == code]
+                self.decision_phases[code].step(self, s, rows, actions[rows] - self.num_cards)
+            ended[deciding] = s.phase[deciding] == DONE
         if len(passing):
             self._step_pass(s, passing, bits[passing], s.current[passing])
             ended[passing] = s.cancelled[passing]
@@ -514,14 +697,41 @@ class Engine:
             ended[playing] = self._step_play(s, playing, actions[playing], bits[playing], s.position[playing])
         return ended
 
+    def illegal(
+        self, s: State, actions: np.ndarray, legal: np.ndarray | None = None, bits: np.ndarray | None = None
+    ) -> np.ndarray:
+        """(B,) bool: the actions that are not legal for the acting seats (cards or decisions;
+        games already DONE are never flagged). ``legal`` / ``bits``: :meth:`legal` of ``s`` and
+        :func:`action_bits` of ``actions``, if already known."""
+        legal = self.legal(s) if legal is None else legal
+        bad = (legal & (action_bits(actions) if bits is None else bits)) == ZERO
+        if not s.lockstep:
+            bad &= s.phase != DONE
+            if self.decision_phases:
+                deciding = s.phase > DONE
+                if deciding.any():
+                    chosen = self._decision_bits(actions)
+                    bad = np.where(deciding, (self.legal_decisions(s) & chosen) == ZERO, bad)
+        return bad
+
+    def _decision_bits(self, actions: np.ndarray) -> np.ndarray:
+        """The decision bit of each action (0 for a card or an action past the decisions)."""
+        choice = actions - self.num_cards
+        inside = (choice >= 0) & (choice < len(self.rules.decisions))
+        return BIT.take(np.where(inside, choice, EMPTY))
+
     def _rows_base(self, s: State, rows: np.ndarray | slice) -> np.ndarray:
         """Flat offset of seat 0 of each game in ``rows``."""
         return self._offsets(len(s.current))[rows]
 
     def _step_pass(self, s: State, rows: np.ndarray | slice, bits: np.ndarray, seat: np.ndarray) -> None:
         """The acting ``seat`` of each game in ``rows`` chooses one more card to pass."""
-        chosen = s.chosen.reshape(-1)
-        chosen[self._rows_base(s, rows) + seat] |= bits
+        chosen, flat = s.chosen.reshape(-1), self._rows_base(s, rows) + seat
+        if self.two_decks:
+            chosen_hi = s.chosen_hi.reshape(-1)
+            chosen[flat], chosen_hi[flat] = cardsets.add_one(chosen[flat], chosen_hi[flat], bits)
+        else:
+            chosen[flat] |= bits
         done = s.pass_decisions[rows] + 1
         s.pass_decisions[rows] = done
         s.position[rows] = done % self.num_players
@@ -534,6 +744,7 @@ class Engine:
         """Cancel the deal in ``rows``: nobody scores, and the next deal has the same dealer."""
         s.cancelled[rows] = True
         s.deal_points[rows] = 0
+        s.team_points[rows] = 0
         s.chips[rows] = 0.0
         s.moon_shooter[rows] = -1
         s.phase[rows] = DONE
@@ -544,9 +755,15 @@ class Engine:
         p = self.num_players
         giver = (np.arange(p)[None, :] - s.pass_offset[rows][:, None]) % p  # (k, P)
         incoming = np.take_along_axis(s.chosen[rows], giver, axis=1)
-        s.hands[rows] = (s.hands[rows] & ~s.chosen[rows]) | incoming
+        if self.two_decks:
+            incoming_hi = np.take_along_axis(s.chosen_hi[rows], giver, axis=1)
+            kept = cardsets.subtract(s.hands[rows], s.hands_hi[rows], s.chosen[rows], s.chosen_hi[rows])
+            s.hands[rows], s.hands_hi[rows] = cardsets.add(*kept, incoming, incoming_hi)
+            s.received_hi[rows] = incoming_hi
+        else:
+            s.hands[rows] = (s.hands[rows] & ~s.chosen[rows]) | incoming
         s.received[rows] = incoming
-        self._start_play(s, rows)
+        self._after_pass(s, rows)
         s.all_playing = bool((s.phase == PLAYING).all())
 
     def _step_play(
@@ -564,7 +781,12 @@ class Engine:
         seat = s.current[rows]
         flat = self._rows_base(s, rows) + seat
         hands = s.hands.reshape(-1)
-        hands[flat] ^= bits
+        if self.two_decks:  # one copy leaves the hand; a card already on the table makes a pair
+            hands_hi = s.hands_hi.reshape(-1)
+            hands[flat], hands_hi[flat] = cardsets.remove_one(hands[flat], hands_hi[flat], bits)
+            s.trick_pairs[rows] |= s.trick_mask[rows] & bits
+        else:
+            hands[flat] ^= bits
         s.played[rows] |= bits
         s.trick_mask[rows] |= bits
         s.trick[rows, position] = cards
@@ -572,6 +794,8 @@ class Engine:
         key = cards * 16 + seat
         lockstep = isinstance(position, int)
         if lockstep and position == 0:
+            if self.jokers:  # a joker led wins nothing; the trick has no suit until a card
+                key = np.where(suit == 4, -1, key)
             s.lead_suit[rows] = suit if active is None else np.where(active, suit, s.lead_suit[rows])
             s.best[rows] = key if active is None else np.where(active, key, -1)
         else:
@@ -579,9 +803,18 @@ class Engine:
                 lead_suit = s.lead_suit[rows]
             else:
                 lead_suit = np.where(position == 0, suit, s.lead_suit[rows])
+            if self.jokers:
+                joker = suit == 4
+                lead_suit = np.where((lead_suit == 4) & ~joker, suit, lead_suit)  # after a joker lead
+                in_suit = (suit == lead_suit) & ~joker
+                shown_out = ~in_suit & ~joker
+            else:
+                in_suit = suit == lead_suit
+                shown_out = ~in_suit
+            if not lockstep or self.jokers:
                 s.lead_suit[rows] = lead_suit
-            in_suit = suit == lead_suit
-            shown_out = ~in_suit if active is None else ~in_suit & active
+            if active is not None:
+                shown_out &= active
             if shown_out.any():  # someone showed out: remember the void
                 shown = np.flatnonzero(shown_out)
                 games = shown if isinstance(rows, slice) else rows[shown]
@@ -591,22 +824,32 @@ class Engine:
             best = s.best[rows] if lockstep else np.where(position == 0, -1, s.best[rows])
             s.best[rows] = np.maximum(best, np.where(in_suit, key, -1))
         s.position[rows] = position + 1
-        s.current[rows] = self.next_seat.take(seat)
         if lockstep:
+            s.current[rows] = self.next_seat.take(seat)
             if position + 1 == self.num_players:
                 return self._end_trick(s, rows, active)
             return np.zeros(len(seat), bool)
-        complete = position + 1 == self.num_players
+        if self.stock_size:  # Domino: skip the players who are out; the next one may draw
+            s.current[rows] = stock.next_in(s, rows, seat)
+            complete = position + 1 == s.trick_size[rows]
+            if (~complete).any():
+                stock.draw_to_follow(s, rows[~complete])
+        else:
+            s.current[rows] = self.next_seat.take(seat)
+            complete = position + 1 == self.num_players
         ended = np.zeros(len(seat), bool)
         if complete.any():
             ended[complete] = self._end_trick(s, rows[complete])
         return ended
 
     def _end_trick(self, s: State, rows: np.ndarray | slice, active: np.ndarray | None = None) -> np.ndarray:
-        """trick_winner takes the trick (and, on trick one, the kitty) and leads next.
+        """trick_winner takes the trick (and, on trick one, the kitty) and leads next (two
+        decks: with cancellation, :meth:`_end_cancellation_trick`).
 
         Games not ``active`` (passing, in a mixed lockstep batch) had no trick: their empty
         trick is cleared like the others, and nothing else of theirs changes."""
+        if self.two_decks:
+            return self._next_trick(s, rows, self._end_cancellation_trick(s, rows), active)
         winner = s.best[rows] & 15
         if active is not None:
             winner = np.where(active, winner, s.leader[rows])
@@ -630,27 +873,124 @@ class Engine:
                 kitty = np.where(first, s.kitty[rows], ZERO)
                 won = won | kitty
                 scored = None if scored is None else scored | kitty
-        trick_points = self.mask_points(won if scored is None else scored)
+        if self.rules.bidding == "auction":  # only the named suit scores, 1 a card
+            trick_points = np.bitwise_count(won & SUIT_MASK.take(s.penalty_suit[rows])).astype(np.int64)
+        else:
+            trick_points = self.mask_points(won if scored is None else scored)
         taken, points, tricks_won = s.taken.reshape(-1), s.points.reshape(-1), s.tricks_won.reshape(-1)
         taken[flat] |= won
         points[flat] += trick_points
         tricks_won[flat] += 1 if active is None else active
+        return self._next_trick(s, rows, winner, active)
+
+    def _next_trick(
+        self, s: State, rows: np.ndarray | slice, leader: np.ndarray, active: np.ndarray | None
+    ) -> np.ndarray:
+        """Clear the finished trick; ``leader`` (the winner, as a rule) leads the next one.
+        Returns which games' deals are over (and scores them)."""
         if isinstance(rows, slice):  # the whole batch: swap the buffers instead of copying
             s.trick, s.last_trick = s.last_trick, s.trick
         else:
             s.last_trick[rows] = s.trick[rows]
         s.last_leader[rows] = s.leader[rows] if active is None else np.where(active, s.leader[rows], -1)
-        s.leader[rows] = winner
-        s.current[rows] = winner
+        s.leader[rows] = leader
+        s.current[rows] = leader
         s.position[rows] = 0
         s.trick[rows] = EMPTY
         s.trick_mask[rows] = ZERO
         s.best[rows] = -1
         s.trick_number[rows] += 1 if active is None else active
-        last = s.trick_number[rows] == self.hand_size
+        if self.stock_size:
+            last = self._domino_trick_end(s, rows, leader)
+        else:
+            last = s.trick_number[rows] == self.hand_size
         if last.any():
-            self.end_deal(s, _subset(rows, last))
+            self._last_trick(s, _subset(rows, last), last)
         return last
+
+    def cancellation_winner(self, s: State, rows: np.ndarray) -> np.ndarray:
+        """Cancellation Hearts' trick_winner of the complete tricks of ``rows``: (k,) the seat that
+        wins each, -1 where the trick is cancelled.
+
+        Two identical cards (both copies of a card) cancel each other: neither can win. Two
+        such pairs, or no card of the suit led left uncancelled, cancel the whole trick;
+        otherwise the highest uncancelled card of the suit led wins."""
+        cards = s.trick[rows]  # (k, P) by position, the lead first
+        pairs = s.trick_pairs[rows]
+        in_suit = SUIT_OF.take(cards) == s.lead_suit[rows][:, None]
+        alive = in_suit & ((BIT.take(cards) & pairs[:, None]) == ZERO)
+        position = np.argmax(np.where(alive, cards, -1), axis=1)
+        cancelled = (np.bitwise_count(pairs) >= 2) | ~alive.any(axis=1)
+        return np.where(cancelled, -1, (s.leader[rows] + position) % self.num_players)
+
+    def _end_cancellation_trick(self, s: State, rows: np.ndarray) -> np.ndarray:
+        """Two decks: the winner takes the trick with the cards set aside before it (and, on
+        trick one, the kitty); a cancelled trick is set aside with them and its leader leads
+        again. Returns who leads next (k,)."""
+        winner = self.cancellation_winner(s, rows)
+        pot = cardsets.add(s.trick_mask[rows], s.trick_pairs[rows], s.carried[rows], s.carried_hi[rows])
+        if self.kitty_size:
+            first = s.trick_number[rows] == 0
+            kitty = np.where(first, s.kitty[rows], ZERO), np.where(first, s.kitty_hi[rows], ZERO)
+            pot = cardsets.add(*pot, *kitty)
+        won = winner >= 0
+        s.carried[rows] = np.where(won, ZERO, pot[0])
+        s.carried_hi[rows] = np.where(won, ZERO, pot[1])
+        s.trick_pairs[rows] = ZERO
+        games, seat, lo, hi = rows[won], winner[won], pot[0][won], pot[1][won]
+        s.taken[games, seat], s.taken_hi[games, seat] = cardsets.add(
+            s.taken[games, seat], s.taken_hi[games, seat], lo, hi
+        )
+        s.points[games, seat] += cardsets.points(lo, hi, self.mask_points)
+        s.tricks_won[games, seat] += 1
+        if self.kitty_size:  # the first winner takes the kitty
+            taker = s.first_trick_winner[games]
+            s.first_trick_winner[games] = np.where(taker < 0, seat, taker)
+        return np.where(won, winner, s.leader[rows])
+
+    def _domino_trick_end(self, s: State, rows: np.ndarray, winner: np.ndarray) -> np.ndarray:
+        """Domino Hearts after a trick: a winner who is out hands the lead on; with at most one
+        player still in, that player (or, nobody in, the winner) takes his hand and the stock
+        and the deal is over. Returns which games' deals are over."""
+        holding = s.hands[rows] != ZERO  # (k, P)
+        count = holding.sum(axis=1)
+        s.trick_size[rows] = count
+        leader = stock.next_in(s, rows, (winner - 1) % self.num_players)  # the winner if he is in
+        s.leader[rows] = s.current[rows] = leader
+        last = count <= 1
+        if last.any():
+            done = rows[last]
+            holder = np.where(count[last] == 1, np.argmax(holding[last], axis=1), winner[last])
+            cards = s.hands[done, holder] | stock.remaining(s, done)
+            s.taken[done, holder] |= cards
+            s.points[done, holder] += self.mask_points(cards)
+            s.stock_pos[done] = self.stock_size
+        return last
+
+    def _last_trick(self, s: State, rows: np.ndarray, last: np.ndarray) -> None:
+        """The tricks are over in ``rows``: the set-aside first trick goes to its receiver, a
+        shooter with the choice decides (``last``, the ended flags, loses those games), and the
+        others' deals are scored."""
+        if self.rules.first_trick_all_penalty == "to_lowest":
+            s.taken[rows], s.points[rows] = scoring.give_first_trick(
+                self.rules, s.taken[rows], s.points[rows], s.set_aside[rows], s.first_trick_winner[rows]
+            )
+        if self.rules.moon == "shooter_choice" and self.rules.team_scoring != "sum":
+            moon = self.moon_mask & ~s.uncounted[rows]
+            shot = (s.taken[rows] & moon[:, None]) == moon[:, None]  # (k, P)
+            if self.two_decks:  # both copies of every moon card
+                shot &= (s.taken_hi[rows] & moon[:, None]) == moon[:, None]
+            choosing = shot.any(axis=1)
+            if self.rules.bidding == "general":  # a declared Général is scored by its own rule
+                choosing &= s.bidder[rows] < 0
+            if choosing.any():
+                s.phase[rows[choosing]] = MOON_CHOICE
+                s.current[rows[choosing]] = np.argmax(shot[choosing], axis=1)
+                s.lockstep = s.all_playing = False
+                last[np.flatnonzero(last)[choosing]] = False
+                rows = rows[~choosing]
+        if len(rows):
+            self.end_deal(s, rows)
 
     def mask_points(self, masks: np.ndarray) -> np.ndarray:
         """Plain card-point sums of card sets (B,) uint64: one popcount per distinct card value
@@ -671,32 +1011,42 @@ class Engine:
         ``forfeit`` (seats, one per row) ends the deal at once for an illegal action under
         ``illegal_action="terminate"``: that seat is charged the deal's maximum penalty.
         """
-        rule = self.rules.first_trick_all_penalty
+        r = self.rules
         if forfeit is None:
-            if rule == "to_lowest":
-                s.taken[rows], s.points[rows] = scoring.give_first_trick(
-                    self.rules, s.taken[rows], s.points[rows], s.set_aside[rows], s.first_trick_winner[rows]
-                )
             points, shooter = scoring.deal_points(
-                self.rules,
+                r,
                 s.taken[rows],
                 s.points[rows],
                 s.tricks_won[rows],
                 s.totals[rows],
-                s.uncounted[rows] if rule == "not_counted" else None,
+                s.uncounted[rows] if r.first_trick_all_penalty == "not_counted" else None,
+                s.moon_choice[rows],
+                s.taken_hi[rows] if self.two_decks else None,
+            )
+            if r.bidding == "general":
+                points, shooter = scoring.general_points(r, s.taken[rows], points, shooter, s.bidder[rows])
+            elif r.bidding == "auction":
+                won = s.bidder[rows] >= 0
+                points[np.flatnonzero(won), s.bidder[rows][won]] += s.high_bid[rows][won]
+            points, shooter, team = scoring.team_points(
+                r, s.taken[rows], points, shooter, s.bidder[rows], s.partner[rows], s.uncounted[rows]
             )
         else:
             points = np.zeros((len(rows), self.num_players), np.int64)
             points[np.arange(len(rows)), forfeit] = self.rules.penalty_total
             shooter = np.full(len(rows), -1)
+            team = scoring.team_sums(r, points)
         s.deal_points[rows] = points
+        s.team_points[rows] = team
         s.moon_shooter[rows] = shooter
         chips, s.pool[rows] = scoring.settle_deal(
             self.rules, points, s.points[rows], s.taken[rows], shooter, s.pool[rows], s.uncounted[rows]
         )
         totals = scoring.add_to_totals(self.rules, s.totals[rows], points)
         s.totals[rows] = totals
-        over = (totals >= self.rules.target_score).any(axis=1)
+        # Partnership A: the team's score (its players' totals together) decides the end.
+        scores = scoring.team_sums(r, totals) if r.team_scoring == "sum" else totals
+        over = (scores >= self.rules.target_score).any(axis=1)
         if self.rules.max_deals is not None:
             over |= s.deal_index[rows] + 1 >= self.rules.max_deals
         s.game_over[rows] = over
@@ -712,8 +1062,15 @@ class Engine:
 
     # ------------------------------------------------------------------ small views
     def played_by(self, s: State) -> np.ndarray:
-        """(B, P) uint64: the cards each seat has played this deal."""
+        """(B, P) uint64: the cards each seat has played this deal (two decks: at least one copy;
+        see :meth:`played_twice`)."""
+        if self.two_decks:
+            return cardsets.subtract(s.held, s.held_hi, s.hands, s.hands_hi)[0]
         return s.held & ~s.hands
+
+    def played_twice(self, s: State) -> np.ndarray:
+        """(B, P) uint64: two decks, the cards each seat has played both copies of this deal."""
+        return cardsets.subtract(s.held, s.held_hi, s.hands, s.hands_hi)[1]
 
     def hearts_broken(self, s: State) -> np.ndarray:
         """(B,) bool: a card that breaks hearts has been played this deal."""

@@ -2,7 +2,10 @@
 
 =====================  ======================================================================
 Agents                 ``player_0`` … ``player_{n-1}``, in seat order (seat i+1 is on i's left)
-Action space           ``Discrete(52)`` (54 with jokers): a card index, see ``hearts_env.cards``
+Action space           ``Discrete(A)``: the card slots (52; 53 or 54 with jokers), a card's
+                       index (``hearts_env.cards``), then the variant's named decisions
+                       (bids, declarations, the penalty suit, the moon choice):
+                       ``env.unwrapped.action_names``
 Observation            ``{"observation": float32 (D,), "action_mask": int8 (A,)}``; the layout
                        of ``observation`` is in :mod:`hearts_env.observation`
 Passing                ``pass_count`` single-card decisions per seat, seat by seat from eldest
@@ -76,7 +79,11 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
     metadata = {"render_modes": ["human", "ansi"], "name": "hearts_v0", "is_parallelizable": False}
 
     def __init__(
-        self, preset: str = "hearts", render_mode: str | None = None, reward: str = "points", **options: Any
+        self,
+        preset: str = "hearts",
+        render_mode: str | None = None,
+        reward: str | None = None,
+        **options: Any,
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -89,6 +96,10 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
         self.layout = self.table.observer.layout
+        self.action_names: tuple[str, ...] = self.rules.action_names
+        """One name per action: the card slots (``"2C"`` … ``"AS"``, jokers), then the decisions."""
+        self.teams: tuple[tuple[int, ...], ...] = self.rules.teams or tuple((i,) for i in range(n))
+        """The partnerships as seat tuples (singletons where there are none)."""
         space = spaces.observation_space(self.rules, self.layout)
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.action_space(self.rules) for a in self.possible_agents}
@@ -122,7 +133,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
             self.render()
 
     def _acting_agent(self) -> str:
-        return self.possible_agents[int(self.table.state.current[0])]
+        return self.possible_agents[int(self.table.current_player[0])]
 
     def _check_open(self) -> None:
         if self._closed:
@@ -174,6 +185,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
                     "total_points": int(info["total_points"][0, i]),
                     "game_over": bool(info["game_over"][0]),
                     "cancelled": bool(info["cancelled"][0]),
+                    "team_points": int(info["team_points"][0, i]),
                     "illegal_action": bool(result.illegal[0]),
                 }
                 if settles:

@@ -28,6 +28,12 @@ REMOVAL_TABLES: dict[str, dict[int, str]] = {
     "culbertson": {3: "2C", 5: "2C 2D", 6: "2C 2D 2S 2H", 7: "2C 2D 2S"},
     "foster": {3: "2C", 5: "2C 2S", 6: "2C 2D 2S 2H"},
     "maria": {3: "2C", 5: "2C 2D", 6: "2C 2D 2S 2H"},
+    "heartsette": {4: "2S"},  # the other counts keep the whole deck and a larger widow
+    "none": {},
+}
+REMOVAL_ORDERS: dict[str, str] = {
+    # Cards removed in this order, as many as the deck (jokers included) needs for equal hands.
+    "joker": "2D 2C 2S 3C 3D 3S",
 }
 
 _SPOT_HEARTS = {f"{r}H": v for r, v in zip("23456789TJQKA", range(2, 15))}
@@ -49,6 +55,10 @@ class Preset:
     """Pass cycle per player count, where it differs from ``options['pass_directions']``."""
     readings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Alternative readings of the sources, each a set of option overrides."""
+    per_players: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    """Option values that depend on the player count (e.g. two jokers with three players)."""
+    versions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Named versions of the game (``version="B"``), each a set of option overrides."""
 
 
 _STANDARD_CYCLES = {
@@ -190,8 +200,113 @@ PRESETS: dict[str, Preset] = {
     ]
 }
 
+_QUEENS = {"QC": 13, "QD": 13, "QH": 13, "QS": 13}
+_OMNIBUS_POINTS = {"hearts": 1, "QS": 13, "TD": -10}
+
+PRESETS.update(
+    {
+        p.name: p
+        for p in [
+            Preset(
+                "chasse_coeur",
+                "Chasse-cœur: the four queens 13, other hearts 1 (64); a declared Général takes all.",
+                pass_cycles=_STANDARD_CYCLES,
+                card_points={"hearts": 1, **_QUEENS},
+                # An undeclared player taking every penalty card scores 0, each opponent 54.
+                options=dict(no_points_first_trick=False, bidding="general", moon_points=54),
+            ),
+            Preset(
+                "auction_hearts",
+                "Auction Hearts (Foster 1897): bid chips to name the penalty suit, 1 a card; no pass.",
+                players=(4, 6),
+                options=dict(
+                    pass_directions=("hold",),
+                    pass_count=0,
+                    first_lead="eldest",
+                    hearts_break="free",
+                    no_points_first_trick=False,
+                    moon="none",
+                    bidding="auction",
+                ),  # fmt: skip
+                card_points={"hearts": 1},
+            ),
+            Preset(
+                "joker_hearts",
+                "Joker Hearts: one or two jokers, playable any time, never win, score nothing.",
+                removal="joker",
+                pass_cycles=_STANDARD_CYCLES,
+                options=dict(jokers=1),
+                per_players={3: {"jokers": 2}},
+            ),
+            Preset(
+                "heartsette",
+                "Heartsette: hearts 1, eldest leads, no pass; a widow for the first trick's winner.",
+                removal="heartsette",
+                card_points={"hearts": 1},
+                options=dict(
+                    _OLD_STYLE, pass_directions=("hold",), pass_count=0, moon="none", leftover="kitty"
+                ),
+                per_players={3: {"widow": 4}},
+                readings={
+                    "modern": {
+                        "card_points": {"hearts": 1, "QS": 13},
+                        "first_lead": "lowest_club",
+                        "hearts_break": "heart",
+                        "no_points_first_trick": True,
+                        "pass_count": 3,
+                        "pass_directions": ("left", "right", "across", "hold"),
+                        "moon": "old",
+                    }
+                },
+            ),
+            Preset(
+                "domino_hearts",
+                "Domino Hearts (Foster 1909): six cards each and a stock to draw from; game to 31.",
+                removal="none",
+                card_points={"hearts": 1},
+                options=dict(
+                    _OLD_STYLE,
+                    pass_directions=("hold",),
+                    pass_count=0,
+                    moon="none",
+                    stock_deal=6,
+                    target_score=31,
+                ),  # fmt: skip
+            ),
+            Preset(
+                "cancellation_hearts",
+                "Cancellation Hearts (Culbertson 1950): 6-11 players, two decks; identical cards in a "
+                "trick cancel.",
+                players=(6, 11),
+                default_players=6,
+                removal="none",  # 104 mod n cards left over form the kitty
+                options=dict(decks=2, leftover="kitty", pass_directions=("left",), moon="none"),
+            ),
+            Preset(
+                "partnership_hearts",
+                "Partnership Hearts: partners opposite; A team scores, B individual scores, C a slam bid.",
+                players=(4, 4),
+                pass_cycles=_STANDARD_CYCLES,
+                options=dict(teams=((0, 2), (1, 3)), team_scoring="sum"),
+                versions={
+                    "A": {},
+                    "B": {"team_scoring": "individual"},
+                    "C": {
+                        "teams": (),
+                        "team_scoring": "none",
+                        "bidding": "slam",
+                        "card_points": _OMNIBUS_POINTS,
+                        "moon": "slam",
+                        "moon_cards": "counting",
+                    },
+                },
+            ),
+        ]
+    }
+)
+
 _RULES_FIELDS = {f.name for f in fields(Rules)} - {"preset", "num_players"}
-_EXTRA_OPTIONS = {"removal"}
+_EXTRA_OPTIONS = {"removal", "version"}
 
 
 def preset_names() -> list[str]:
@@ -225,6 +340,13 @@ def make_rules(
             known = ", ".join(spec.readings) or "none"
             raise ValueError(f"{preset} has no reading {reading!r}; its readings: {known}")
         options = _merge(spec.readings[reading], options)
+    if "version" in options:
+        options = dict(options)
+        version = options.pop("version")
+        if not isinstance(version, str) or version not in spec.versions:
+            known = ", ".join(spec.versions) or "none"
+            raise ValueError(f"{preset} has no version {version!r}; its versions: {known}")
+        options = _merge(spec.versions[version], options)
     unknown = set(options) - _RULES_FIELDS - _EXTRA_OPTIONS
     if unknown:
         raise ValueError(
@@ -237,18 +359,30 @@ def make_rules(
             f"card_points must be a mapping of cards to points such as {{'JD': -10}}, got {card_points!r}"
         )
     values: dict[str, Any] = dict(spec.options)
+    values.update(spec.per_players.get(n, {}))
     if n in spec.pass_cycles:
         values["pass_directions"] = spec.pass_cycles[n]
     values.update({k: v for k, v in options.items() if k not in ("card_points", "removal")})
     values["card_points"] = points_table({**spec.card_points, **card_points}, base=None)
     removal = options.get("removal", spec.removal)
-    if not isinstance(removal, str) or removal not in REMOVAL_TABLES:
-        raise ValueError(f"unknown removal table {removal!r}: choose one of {', '.join(REMOVAL_TABLES)}")
+    if not isinstance(removal, str) or removal not in {**REMOVAL_TABLES, **REMOVAL_ORDERS}:
+        known = ", ".join([*REMOVAL_TABLES, *REMOVAL_ORDERS])
+        raise ValueError(f"unknown removal table {removal!r}: choose one of {known}")
+    if (
+        values.get("leftover") == "kitty"
+        and spec.options.get("leftover") != "kitty"
+        and "removal" not in options
+    ):
+        removal = "none"  # a kitty asked for by option takes the cards that do not divide
     if "removed" in options:
         removed = options["removed"]
         if not isinstance(removed, (str, list, tuple)):
             raise TypeError(f"removed must be a list of cards such as ['2C', '2D'], got {removed!r}")
         values["removed"] = tuple(parse_cards(removed))
+    elif removal in REMOVAL_ORDERS:
+        jokers = values.get("jokers", 0)
+        extra = (52 + (jokers if isinstance(jokers, int) else 0)) % n
+        values["removed"] = tuple(parse_cards(REMOVAL_ORDERS[removal].split()[:extra]))
     else:
         values["removed"] = tuple(parse_cards(REMOVAL_TABLES[removal].get(n, "")))
     if isinstance(values.get("discard_first"), str):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hearts_env.cards import SUIT_SYMBOLS, card_symbol, cards_of
-from hearts_env.engine import DONE, PASSING
+from hearts_env.decisions import PHASE_NAMES
+from hearts_env.engine import DONE, PASSING, PLAYING
 from hearts_env.rules import PASS_DIRECTIONS
 
 if TYPE_CHECKING:
@@ -19,7 +20,8 @@ def hand_text(mask: int) -> str:
     for suit, symbol in enumerate(SUIT_SYMBOLS):
         ranks = [card_symbol(c)[:-1] for c in reversed(cards) if c // 13 == suit]
         groups.append(f"{symbol} {' '.join(ranks) if ranks else '-'}")
-    return "  ".join(groups)
+    jokers = [card_symbol(c) for c in cards if c >= 52]
+    return "  ".join(groups + jokers)
 
 
 def render_text(table: Table, game: int = 0) -> str:
@@ -28,7 +30,9 @@ def render_text(table: Table, game: int = 0) -> str:
     g = game
     n = rules.num_players
     direction = PASS_DIRECTIONS[s.pass_direction[g]]
-    phase = {PASSING: "passing", DONE: "deal over"}.get(int(s.phase[g]), f"trick {s.trick_number[g] + 1}")
+    code = int(s.phase[g])
+    names = {PASSING: "passing", DONE: "deal over", PLAYING: f"trick {s.trick_number[g] + 1}"}
+    phase = names.get(code) or PHASE_NAMES[code].replace("_", " ")
     lines = [
         f"{rules.preset} ({n} players) — deal {s.deal_index[g] + 1}, dealer seat {s.dealer[g]}, "
         f"pass {direction}, {phase}"
@@ -44,6 +48,20 @@ def render_text(table: Table, game: int = 0) -> str:
             f"{marker} {f'player_{seat}':<{width}} {hands[seat]:<{hand_width}} "
             f"points {taken:>3}  total {total:>4}"
         )
+    made = [
+        f"player_{seat} {rules.decisions[k]}"
+        for seat in range(n)
+        for k in range(len(rules.decisions))
+        if int(s.decision_log[g, seat]) >> k & 1
+    ]
+    if made:
+        lines.append("  decisions: " + ", ".join(made))
+    if rules.bidding == "auction" and s.bidder[g] >= 0 and code != 5:
+        lines.append(
+            f"  penalty suit: {SUIT_SYMBOLS[s.penalty_suit[g]]} (bid {s.high_bid[g]} by player_{s.bidder[g]})"
+        )
+    if rules.bidding == "slam" and s.partner[g] >= 0:
+        lines.append(f"  silent partner of player_{s.bidder[g]}: player_{s.partner[g]}")
     if s.phase[g] == PASSING:
         chosen = {seat: cards_of(int(s.chosen[g, seat])) for seat in range(n)}
         picked = "; ".join(f"player_{k}: {len(v)} chosen" for k, v in chosen.items())
@@ -51,7 +69,7 @@ def render_text(table: Table, game: int = 0) -> str:
     last = [int(c) for c in s.last_trick[g] if c < 64]
     if last:
         seats = [(int(s.last_leader[g]) + i) % n for i in range(len(last))]
-        winner = int(s.leader[g]) if s.phase[g] != DONE else _winner(seats, last)
+        winner = int(s.leader[g])  # the engine's trick winner leads next (also after the last trick)
         plays = "  ".join(f"player_{p} {card_symbol(c)}" for p, c in zip(seats, last))
         lines.append(f"  last trick: {plays}  → player_{winner}")
     trick = [int(c) for c in s.trick[g] if c < 64]
@@ -62,9 +80,3 @@ def render_text(table: Table, game: int = 0) -> str:
         points = " ".join(f"{int(p):>4}" for p in s.deal_points[g])
         lines.append(f"  deal points: {points}")
     return "\n".join(lines)
-
-
-def _winner(seats: list[int], cards: list[int]) -> int:
-    """Seat of the highest card of the suit led (jokers, suit 4, never win)."""
-    lead = cards[0] // 13
-    return max((c, p) for p, c in zip(seats, cards) if c // 13 == lead)[1]

@@ -29,8 +29,6 @@ PASS_DIRECTIONS = ("left", "right", "across", "hold")
 FIRST_LEADS = ("lowest_club", "any_club", "eldest")
 HEARTS_BREAKS = ("heart", "heart_or_queen", "free")
 MOONS = ("old", "new", "no_points", "none", "auto_choice", "shooter_choice", "slam")
-AVAILABLE_MOONS = ("old", "new", "no_points", "none", "auto_choice", "slam")
-"""``"shooter_choice"`` (the shooter decides, RULES.md §2) needs decisions other than cards: not yet."""
 FIRST_TRICK_ALL_PENALTY = ("play", "redeal", "not_counted", "to_lowest")
 MOON_CARDS = ("penalty", "counting")
 SCORINGS = ("points", "royal")
@@ -38,6 +36,11 @@ SETTLEMENTS = ("points", "howell", "jackpot", "lowest_wins_chips", "maria")
 EPISODES = ("deal", "game")
 ILLEGAL_ACTIONS = ("raise", "terminate")
 LEFTOVERS = ("remove", "kitty")
+BIDDINGS = ("none", "general", "auction", "slam")
+"""Decisions before the first lead: none, Chasse-cœur's Général, Auction Hearts' chip bids (then
+the winner names the penalty suit), Partnership C's slam bid."""
+TEAM_SCORINGS = ("none", "sum", "individual")
+SUIT_LETTERS = "CDHS"
 
 QUEEN_OF_SPADES = parse_card("QS")
 HEART_MASK = SUIT_MASKS[HEARTS]
@@ -60,7 +63,12 @@ _BOOLS = (
 _INTS: dict[str, tuple[int, int, bool]] = {
     # name: (smallest, largest, None allowed)
     "num_players": (3, 11, False),
+    "decks": (1, 2, False),
     "jokers": (0, 2, False),
+    "widow": (1, 51, True),
+    "general_points": (0, 10 * POINTS_LIMIT, False),
+    "max_bid": (1, 52, False),
+    "stock_deal": (1, 17, True),
     "pass_count": (0, 52, False),
     "discard_first": (0, 51, True),
     "moon_points": (-10 * POINTS_LIMIT, 10 * POINTS_LIMIT, True),
@@ -102,13 +110,20 @@ class Rules:
     """Name of the preset these rules came from (informational)."""
     num_players: int = 4
     """Players at the table, seats 0..n-1 clockwise."""
+    decks: int = 1
+    """Decks shuffled together: 1, or 2 (Cancellation Hearts: every card twice; two identical
+    cards in one trick cancel each other, see :meth:`hearts_env.engine.Engine.cancellation_winner`)."""
     removed: tuple[int, ...] = ()
-    """Cards taken out of the deck so that hands are equal (ignored cards with ``leftover="kitty"``)."""
+    """Cards taken out of the deck (so that hands are equal, or before a widow is set aside;
+    with two decks both copies)."""
     jokers: int = 0
-    """Jokers added to the deck (later variants)."""
+    """Jokers added to the deck (``joker_hearts``): playable at any time, never win, score nothing."""
     leftover: str = "remove"
-    """``"remove"``: ``removed`` leaves equal hands; ``"kitty"``: nothing is removed and the
-    leftover cards go, face down, to the winner of the first trick."""
+    """``"remove"``: ``removed`` leaves equal hands; ``"kitty"``: the cards that do not divide
+    (or ``widow`` cards) go, face down, to the winner of the first trick (a kitty or widow)."""
+    widow: int | None = None
+    """With ``leftover="kitty"``: cards set aside for the first trick's winner (None: the cards
+    that do not divide among the players)."""
     pass_count: int = 3
     """Cards each player passes."""
     pass_directions: tuple[str, ...] = ("left", "right", "across", "hold")
@@ -145,8 +160,9 @@ class Rules:
     moon: str = "old"
     """``"old"``, ``"new"``, ``"no_points"``, ``"none"``, ``"auto_choice"`` (old moon unless
     adding to the others would end the game without the shooter lowest: then new moon),
-    ``"slam"`` (the shooter scores minus the penalty total, everyone else 0 — Omnibus).
-    ``"shooter_choice"`` (the shooter's own decision) is not available yet."""
+    ``"slam"`` (the shooter scores minus the penalty total, everyone else 0 — Omnibus),
+    ``"shooter_choice"`` (the shooter decides after the last trick: ``moon:add`` is the old
+    moon, ``moon:subtract`` the new one)."""
     moon_cards: str = "penalty"
     """What a moon needs: every ``"penalty"`` card (positive points) or every ``"counting"``
     card (non-zero points, bonus cards too)."""
@@ -165,6 +181,27 @@ class Rules:
     ``"lowest_wins_chips"`` (1887), or ``"maria"`` (Black Maria, at the end of the game)."""
     episode: str = "deal"
     """What one environment episode is: a ``"deal"`` or a whole ``"game"``."""
+    stock_deal: int | None = None
+    """Domino Hearts: cards dealt to each player, the rest of the deck a stock that a player who
+    cannot follow suit draws from (None: the whole deck is dealt). Players whose hand is empty
+    drop out; the last one holding cards takes his hand and the stock."""
+    bidding: str = "none"
+    """Decisions before the first lead (RULES.md §3): ``"none"``; ``"general"`` (Chasse-cœur:
+    from eldest hand each player passes or declares Général, the first declaration closes the
+    round); ``"auction"`` (Auction Hearts: from eldest to dealer each passes or bids more chips
+    than before, up to ``max_bid``; the winner names the penalty suit and leads; all passing:
+    hearts, eldest leads); ``"slam"`` (Partnership C: from eldest each passes or bids to take
+    every trick, the first bid closes; the 10♦ holder becomes the bidder's silent partner)."""
+    general_points: int = 64
+    """Chasse-cœur: a successful Général gives each opponent this, a failed one the declarer."""
+    max_bid: int = 13
+    """Auction Hearts: the highest bid in chips."""
+    teams: tuple[tuple[int, ...], ...] = ()
+    """Fixed partnerships (seat tuples), e.g. ``((0, 2), (1, 3))``; empty: none."""
+    team_scoring: str = "none"
+    """With ``teams``: ``"sum"`` (Partnership A: each partner scores the team's deal points; a
+    team taking every penalty card scores 0 and each opponent the penalty total) or
+    ``"individual"`` (Partnership B: own points and moons; the lower team total wins the game)."""
     illegal_action: str = "raise"
     """``"raise"`` a ValueError, or ``"terminate"``: the offender is charged the deal's
     maximum penalty and the episode ends."""
@@ -181,12 +218,10 @@ class Rules:
         _choice("episode", self.episode, EPISODES)
         _choice("illegal_action", self.illegal_action, ILLEGAL_ACTIONS)
         _choice("first_trick_all_penalty", self.first_trick_all_penalty, FIRST_TRICK_ALL_PENALTY)
-        if self.moon not in AVAILABLE_MOONS:
-            raise NotImplementedError(
-                f"moon={self.moon!r} (the shooter decides after the last trick) is not available yet: "
-                "it needs decisions other than cards. moon='auto_choice' applies the automatic "
-                "reading (old moon unless it would end the game without the shooter lowest)"
-            )
+        _choice("bidding", self.bidding, BIDDINGS)
+        _choice("team_scoring", self.team_scoring, TEAM_SCORINGS)
+        self._check_teams()
+        self._check_two_decks()
         if self.first_trick_all_penalty != "play" and not self.no_points_first_trick:
             raise ValueError(
                 f"first_trick_all_penalty={self.first_trick_all_penalty!r} is a rule for the "
@@ -207,14 +242,29 @@ class Rules:
             raise ValueError(f"removed cards repeat: {[card_name(c) for c in self.removed]}")
         if any(not 0 <= c < NUM_STANDARD_CARDS for c in self.removed):
             raise ValueError("only standard cards (0..51) can be removed")
-        if self.jokers:
-            raise NotImplementedError("jokers are designed in but no Hearts preset uses them yet")
         deck = len(self.deck)
-        if self.leftover == "remove" and deck % self.num_players:
+        if self.stock_deal is not None:
+            if self.stock_deal * self.num_players > deck:
+                raise ValueError(
+                    f"stock_deal={self.stock_deal}: {self.num_players} hands need more than {deck} cards"
+                )
+            if self.leftover != "remove" or self.pass_count or self.bidding != "none" or self.teams:
+                raise ValueError(
+                    "stock_deal (Domino Hearts) goes with no kitty, no pass, no bidding, no teams"
+                )
+        elif self.leftover == "remove" and deck % self.num_players:
             raise ValueError(
                 f"{deck} cards do not divide among {self.num_players} players: remove "
                 f"{deck % self.num_players} more cards or use leftover='kitty'"
             )
+        if self.widow is not None:
+            if self.leftover != "kitty":
+                raise ValueError(f"widow={self.widow} needs leftover='kitty'")
+            if (deck - self.widow) % self.num_players:
+                raise ValueError(
+                    f"{deck} cards less a widow of {self.widow} do not divide among "
+                    f"{self.num_players} players"
+                )
         hand = self.hand_size
         if not 0 <= self.pass_count <= hand:
             raise ValueError(f"pass_count={self.pass_count} must be in 0..{hand} (the hand size)")
@@ -230,6 +280,45 @@ class Rules:
             raise ValueError(f"max_deals must be positive or None, got {self.max_deals}")
         if self.settlement == "howell" and self.scoring != "points":
             raise ValueError("howell settlement needs scoring='points'")
+
+    def _check_teams(self) -> None:
+        n = self.num_players
+        if not isinstance(self.teams, tuple) or not all(isinstance(t, tuple) for t in self.teams):
+            raise TypeError(
+                f"teams must be a tuple of seat tuples such as ((0, 2), (1, 3)), got {self.teams!r}"
+            )
+        seats = sorted(as_int("a team seat", seat) for team in self.teams for seat in team)
+        if self.teams and seats != list(range(n)):
+            raise ValueError(f"teams={self.teams!r} must hold every seat 0..{n - 1} exactly once")
+        if bool(self.teams) != (self.team_scoring != "none"):
+            raise ValueError(
+                f"teams={self.teams!r} with team_scoring={self.team_scoring!r}: fixed teams need "
+                "team_scoring 'sum' or 'individual', and team scoring needs teams"
+            )
+        if self.bidding == "auction":
+            suits = {c // NUM_RANKS for c in range(NUM_STANDARD_CARDS) if self.card_points[c]}
+            if suits != {HEARTS} or any(self.card_points[c] not in (0, 1) for c in range(NUM_CARDS)):
+                raise ValueError(
+                    "bidding='auction' names the penalty suit: card_points must be hearts 1 each"
+                )
+        if self.bidding == "slam" and self.teams:
+            raise ValueError("bidding='slam' makes its own partnership: it cannot have fixed teams")
+
+    def _check_two_decks(self) -> None:
+        """Two decks go with the plain card game: the mechanisms below keep one copy per card."""
+        if self.decks == 1:
+            return
+        unsupported = {
+            "jokers": self.jokers != 0,
+            "stock_deal": self.stock_deal is not None,
+            "bidding": self.bidding != "none",
+            "teams": bool(self.teams),
+            "scoring='royal'": self.scoring == "royal",
+            "first_trick_all_penalty": self.first_trick_all_penalty != "play",
+        }
+        used = [name for name, on in unsupported.items() if on]
+        if used:
+            raise ValueError(f"decks=2 (every card twice) does not go with {', '.join(used)}")
 
     def _check_types(self) -> None:
         """Every field of the right type (numpy scalars become plain ints and bools) and every
@@ -247,6 +336,10 @@ class Rules:
             if value is not None and not low <= value <= high:
                 raise ValueError(f"{name}={value!r} is out of range {low}..{high}")
             put(name, value)
+        if isinstance(self.teams, list) or (
+            isinstance(self.teams, tuple) and any(isinstance(t, list) for t in self.teams)
+        ):
+            put("teams", tuple(tuple(t) if isinstance(t, (list, tuple)) else t for t in self.teams))
         for name in ("removed", "card_points", "pass_directions"):
             value = getattr(self, name)
             if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
@@ -267,24 +360,34 @@ class Rules:
     # Derived facts the engines use: computed from the (frozen) fields once, on first use.
     @cached_property
     def deck(self) -> Deck:
-        """The cards in play (removed cards are out; with a kitty nothing is removed)."""
-        removed = self.removed if self.leftover == "remove" else ()
-        return Deck(removed=removed, jokers=self.jokers)
+        """The cards in play: the standard cards less ``removed``, plus the jokers, once per deck."""
+        return Deck(removed=self.removed, jokers=self.jokers, copies=self.decks)
 
     @cached_property
     def deck_mask(self) -> int:
-        """Bitmask of every card in play."""
+        """Bitmask of every card in play (each identity once, however many decks)."""
         return self.deck.mask
 
     @cached_property
     def hand_size(self) -> int:
         """Cards dealt to each player (= tricks per deal)."""
+        if self.stock_deal is not None:
+            return self.stock_deal
+        if self.leftover == "kitty" and self.widow is not None:
+            return (len(self.deck) - self.widow) // self.num_players
         return len(self.deck) // self.num_players
 
     @cached_property
     def kitty_size(self) -> int:
         """Cards left face down for the first trick's winner (0 unless ``leftover="kitty"``)."""
+        if self.stock_deal is not None:
+            return 0
         return len(self.deck) - self.hand_size * self.num_players
+
+    @cached_property
+    def stock_size(self) -> int:
+        """Cards of the stock at the start of a deal (Domino Hearts), else 0."""
+        return 0 if self.stock_deal is None else len(self.deck) - self.stock_deal * self.num_players
 
     @cached_property
     def penalty_mask(self) -> int:
@@ -309,6 +412,58 @@ class Rules:
             # Q♥ doubles the hearts of its taker: all hearts in one hand count twice.
             total += sum(self.card_points[c] for c in self.deck.cards if c // NUM_RANKS == HEARTS)
         return total
+
+    @cached_property
+    def card_slots(self) -> int:
+        """Card actions (and card slots of the observation): 52, plus one per joker."""
+        return NUM_STANDARD_CARDS + self.jokers
+
+    @cached_property
+    def decisions(self) -> tuple[str, ...]:
+        """The named decisions other than cards (RULES.md §7), in action order."""
+        names: list[str] = []
+        if self.bidding != "none":
+            names.append("pass")
+        if self.bidding == "general":
+            names.append("general")
+        if self.bidding == "auction":
+            names += [f"bid:{n}" for n in range(1, self.max_bid + 1)]
+        if self.bidding == "slam":
+            names.append("slam")
+        if self.bidding == "auction":
+            names += [f"suit:{letter}" for letter in SUIT_LETTERS]
+        if self.moon == "shooter_choice":
+            names += ["moon:add", "moon:subtract"]
+        return tuple(names)
+
+    @cached_property
+    def action_names(self) -> tuple[str, ...]:
+        """One name per action of the ``Discrete`` action space: the card slots by
+        ``card_name`` (``"2C"`` … ``"AS"``, ``"JK1"``, ``"JK2"``), then :attr:`decisions`."""
+        return tuple(card_name(c) for c in range(self.card_slots)) + self.decisions
+
+    @cached_property
+    def phases(self) -> tuple[str, ...]:
+        """The phases of a deal this variant has, as the observation's ``phase`` piece names
+        them: ``passing`` and ``playing`` always, then ``declare`` (Général, slam bids),
+        ``bid`` and ``name_suit`` (Auction Hearts), ``moon_choice`` (the shooter's choice)."""
+        phases = ["passing", "playing"]
+        if self.bidding in ("general", "slam"):
+            phases.append("declare")
+        if self.bidding == "auction":
+            phases += ["bid", "name_suit"]
+        if self.moon == "shooter_choice":
+            phases.append("moon_choice")
+        return tuple(phases)
+
+    @cached_property
+    def team_of(self) -> tuple[int, ...]:
+        """The team index of each seat (its own seat number where there are no fixed teams)."""
+        team = list(range(self.num_players))
+        for index, seats in enumerate(self.teams):
+            for seat in seats:
+                team[seat] = index
+        return tuple(team)
 
     def pass_offset(self, direction: str) -> int:
         """Seats between a passer and his receiver (0 for hold)."""

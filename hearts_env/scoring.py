@@ -62,6 +62,8 @@ def deal_points(
     tricks_won: np.ndarray,
     totals: np.ndarray,
     uncounted: np.ndarray | None = None,
+    moon_choice: np.ndarray | None = None,
+    taken_hi: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Final points (K, P) of K finished deals and the moon shooter of each (-1 if none).
 
@@ -69,22 +71,34 @@ def deal_points(
     (K, P); ``totals`` (K, P) game totals before the deal (for ``moon="auto_choice"``);
     ``uncounted`` (K,) uint64 penalty cards that score nothing this deal
     (``first_trick_all_penalty="not_counted"``): worth 0, not needed for the moon, and out of
-    the penalty total the moon rules use.
+    the penalty total the moon rules use; ``moon_choice`` (K,) the shooter's decision under
+    ``moon="shooter_choice"`` (0 add = old moon, 1 subtract = new moon); ``taken_hi`` (K, P)
+    with two decks, the cards taken twice (``points`` count every copy): a moon needs both
+    copies of every moon card. Partnership A's moon is the team's (:func:`team_points`), so no
+    player shoots alone there.
     """
     k, p = points.shape
-    uncounted = np.zeros(k, np.uint64) if uncounted is None else uncounted
-    counted = taken & ~uncounted[:, None]
-    raw = royal_points(rules, counted) if rules.scoring == "royal" else points.copy()
-    moon_mask = np.uint64(rules.moon_mask) & ~uncounted  # (K,)
-    shot = ((taken & moon_mask[:, None]) == moon_mask[:, None]) & (moon_mask != ZERO)[:, None]  # (K, P)
-    if rules.moon == "none":
+    if uncounted is None:  # the common case: every card counts
+        raw = royal_points(rules, taken) if rules.scoring == "royal" else points.copy()
+        moon_mask = np.uint64(rules.moon_mask)
+        shot = ((taken & moon_mask) == moon_mask) & (moon_mask != ZERO)  # (K, P)
+    else:
+        counted = taken & ~uncounted[:, None]
+        raw = royal_points(rules, counted) if rules.scoring == "royal" else points.copy()
+        moon = np.uint64(rules.moon_mask) & ~uncounted  # (K,)
+        shot = ((taken & moon[:, None]) == moon[:, None]) & (moon != ZERO)[:, None]  # (K, P)
+    if taken_hi is not None:
+        shot &= (taken_hi & np.uint64(rules.moon_mask)) == np.uint64(rules.moon_mask)
+    if rules.moon == "none" or rules.team_scoring == "sum":
         shot[:] = False
     has_shooter = shot.any(axis=1)
     shooter = np.where(has_shooter, np.argmax(shot, axis=1), -1)
     final = raw
     if has_shooter.any():
         rows = np.arange(k)
-        penalty_total = rules.penalty_total - points_of(rules, uncounted)  # (K,)
+        penalty_total = np.full(k, rules.penalty_total, np.int64)
+        if uncounted is not None:
+            penalty_total -= points_of(rules, uncounted)
         total = raw[rows, np.maximum(shooter, 0)] if rules.scoring == "royal" else penalty_total
         total = np.broadcast_to(np.asarray(total, dtype=np.int64), (k,))[:, None]
         to_others = total if rules.moon_points is None else np.full_like(total, rules.moon_points)
@@ -98,6 +112,9 @@ def deal_points(
             moon = np.zeros_like(raw)
         elif rules.moon == "slam":
             moon = np.where(shot, -penalty_total[:, None], 0)
+        elif rules.moon == "shooter_choice":
+            subtract = (np.zeros(k, np.int64) if moon_choice is None else moon_choice) == 1
+            moon = np.where(subtract[:, None], new, old)
         else:  # auto_choice: old moon unless it ends the game with the shooter not lowest
             after = totals + old
             ends = (after >= rules.target_score).any(axis=1)
@@ -108,6 +125,75 @@ def deal_points(
     if rules.no_tricks_bonus:
         final = final + np.where((tricks_won == 0) & ~has_shooter[:, None], rules.no_tricks_bonus, 0)
     return final.astype(np.int64), shooter
+
+
+def general_points(
+    rules: Rules, taken: np.ndarray, points: np.ndarray, shooter: np.ndarray, declarer: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Chasse-cœur's Général (``declarer`` (K,), -1 where nobody declared): the declarer who
+    took every penalty card scores 0 and each opponent ``general_points``; one who did not
+    scores ``general_points`` and the others 0. Undeclared deals keep ``points``."""
+    rows = np.flatnonzero(declarer >= 0)
+    if not len(rows):
+        return points, shooter
+    seat = declarer[rows]
+    moon = np.uint64(rules.moon_mask)
+    success = (taken[rows, seat] & moon) == moon
+    is_declarer = np.arange(points.shape[1])[None, :] == seat[:, None]
+    g = rules.general_points
+    points, shooter = points.copy(), shooter.copy()
+    points[rows] = np.where(success[:, None], np.where(is_declarer, 0, g), np.where(is_declarer, g, 0))
+    shooter[rows] = np.where(success, seat, -1)
+    return points, shooter
+
+
+def team_sums(rules: Rules, values: np.ndarray) -> np.ndarray:
+    """(K, P): each seat's team total of ``values`` (K, P) (its own value without teams)."""
+    if not rules.teams:
+        return values.copy()
+    team_of = np.array(rules.team_of)
+    sums = np.stack([values[:, team_of == t].sum(axis=1) for t in range(len(rules.teams))], axis=1)
+    return sums[:, team_of]
+
+
+def team_points(
+    rules: Rules,
+    taken: np.ndarray,
+    points: np.ndarray,
+    shooter: np.ndarray,
+    bidder: np.ndarray,
+    partner: np.ndarray,
+    uncounted: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Partnerships: final ``points`` and ``shooter``, and each seat's team points (K, P).
+
+    * ``team_scoring="sum"`` (Partnership A): a team whose players together took every
+      penalty card scores 0 and each player of the other teams the penalty total (both without
+      the ``uncounted`` cards (K,), as for a player's moon);
+    * the slam bidder and his silent partner (Partnership C) each score their sum;
+    * team points are the sum of the team's players' points (own points without a team).
+    """
+    if rules.team_scoring == "sum":
+        uncounted = np.zeros(len(taken), np.uint64) if uncounted is None else uncounted
+        moon = np.uint64(rules.moon_mask) & ~uncounted  # (K,)
+        total = rules.penalty_total - points_of(rules, uncounted)  # (K,)
+        team_of = np.array(rules.team_of)
+        points, shooter = points.copy(), shooter.copy()
+        for t, seats in enumerate(rules.teams):
+            took = np.bitwise_or.reduce(taken[:, list(seats)], axis=1)
+            shot = (took & moon) == moon
+            if shot.any():
+                points[shot] = np.where(team_of == t, 0, total[shot][:, None])
+                shooter[shot] = seats[0]
+    elif rules.bidding == "slam":
+        rows = np.flatnonzero((bidder >= 0) & (partner >= 0))
+        if len(rows):
+            points = points.copy()
+            pair = points[rows, bidder[rows]] + points[rows, partner[rows]]
+            points[rows, bidder[rows]] = pair
+            points[rows, partner[rows]] = pair
+        return points, shooter, points
+    return points, shooter, team_sums(rules, points) if rules.teams else points
 
 
 def add_to_totals(rules: Rules, totals: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -143,6 +229,8 @@ def settle_deal(
       (which may go below 0: it owes him).
     """
     k, n = points.shape
+    if rules.settlement in ("points", "maria"):  # no chips per deal (Black Maria's at game end)
+        return np.zeros((k, n), np.float64), pool
     chips = np.zeros((k, n), np.int64)
     pool_in = np.rint(pool).astype(np.int64)
     pool_out = pool_in.copy()

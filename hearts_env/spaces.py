@@ -14,10 +14,15 @@ from hearts_env.observation import POINT_SCALE, Layout, layout
 from hearts_env.rules import Rules
 
 
+COUNTED_PIECES = ("hand", "played_by_seat", "passed", "received", "kitty")
+"""The card pieces that hold counts (0, 1, 2) with two decks (``current_trick`` does not)."""
+
+
 def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) float32 vectors of the flat observation for ``rules``.
 
-    0/1 pieces are within [0, 1]; ``card_values`` within [min(v, 0), max(v, 0)] per card;
+    0/1 pieces are within [0, 1] (with two decks the card pieces that count copies within
+    [0, 2]); ``card_values`` within [min(v, 0), max(v, 0)] per card;
     ``points_taken`` within the sums of the negative and of the positive card values;
     ``scores`` are unbounded (game totals), ``deal_index`` is at least 0.
     """
@@ -26,13 +31,21 @@ def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndar
     high = np.ones(lay.size, np.float32)
     values = np.array(rules.card_points[: lay.shape("card_values")[0]], np.float64) * POINT_SCALE
     sl = lay.slices
+    if rules.bidding == "auction":  # any suit may be named: every standard card may score 1
+        values[:52] = POINT_SCALE
     low[sl["card_values"]] = np.minimum(values, 0).astype(np.float32)
     high[sl["card_values"]] = np.maximum(values, 0).astype(np.float32)
     in_play = np.array(rules.card_points, np.float64)[list(rules.deck.cards)]
     low[sl["points_taken"]] = np.float32(in_play[in_play < 0].sum() * POINT_SCALE)
     high[sl["points_taken"]] = np.float32(in_play[in_play > 0].sum() * POINT_SCALE)
+    if rules.decks == 2:
+        for name in COUNTED_PIECES:
+            if name in sl:
+                high[sl[name]] = 2
     low[sl["scores"]], high[sl["scores"]] = -np.inf, np.inf
     high[sl["deal_index"]] = np.inf
+    if rules.stock_size:  # a hand grows by the cards drawn
+        high[sl["hand_sizes"]] = np.float32((rules.hand_size + rules.stock_size) / rules.hand_size)
     return low, high
 
 
@@ -50,10 +63,11 @@ def observation_space(rules: Rules, lay: Layout | None = None) -> gymnasium.spac
 
 
 def num_actions(rules: Rules) -> int:
-    """Actions of the ``Discrete`` action space: one per card slot (52, 54 with jokers)."""
-    return 52 + rules.jokers
+    """Actions of the ``Discrete`` action space: one per card slot (52, 53 or 54 with jokers),
+    then one per named decision (``rules.action_names``)."""
+    return len(rules.action_names)
 
 
 def action_space(rules: Rules) -> gymnasium.spaces.Discrete:
-    """One agent's action space: a card index."""
+    """One agent's action space: a card index or a named decision (``rules.action_names``)."""
     return gymnasium.spaces.Discrete(num_actions(rules))

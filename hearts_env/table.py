@@ -12,14 +12,28 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.bits import BIT, ZERO, unpack
+from hearts_env import cardsets, stock
+from hearts_env.bits import BIT, U64, unpack
+from hearts_env.cards import NUM_CARDS, card_name
 from hearts_env.engine import DONE, Engine, State
 from hearts_env.observation import Observer
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
-REWARDS = ("points", "zero_sum", "chips")
+REWARDS = ("points", "zero_sum", "team", "chips", "settlement")
 STATE_FORMAT, STATE_VERSION = "hearts_env.table", 1
 """What :meth:`Table.state_dict` writes: bump the version when the fields change meaning."""
+
+
+def default_reward(rules: Rules) -> str:
+    """``"team"`` in partnership games (fixed teams, or Partnership C's slam pair), else
+    ``"points"``."""
+    return "team" if rules.teams or rules.bidding == "slam" else "points"
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def _is_sequence(value: Any) -> bool:
@@ -33,8 +47,11 @@ class ResetPlan:
     seed: int | None
     dealer: int | None
     pass_direction: str | None
-    masks: tuple[int, ...] | None
-    """One hand mask per seat and the kitty last, for a given deal; None: deal from the seed."""
+    masks: tuple[int, ...] | tuple[tuple[int, int], ...] | None
+    """One hand mask per seat and the kitty last, for a given deal (two decks: a ``(lo, hi)``
+    pair each, see :meth:`Engine.hands_from_cards`); None: deal from the seed."""
+    stock: np.ndarray | None
+    """Domino Hearts: the given deal's stock in draw order (None: a random order)."""
     new_game: bool
 
 
@@ -54,12 +71,17 @@ class Table:
     """B games of one rules set.
 
     ``reward``: ``"points"`` (minus the deal points), ``"zero_sum"`` (the other players' mean
-    points minus one's own) or ``"chips"`` (the settlement option's chips).
+    points minus one's own), ``"team"`` (minus the team's points, for each of its players) or
+    ``"chips"`` / ``"settlement"`` (the settlement option's chips); ``None``: ``"team"`` in
+    partnership games, else ``"points"``.
     """
 
-    def __init__(self, rules: Rules, num_games: int = 1, reward: str = "points") -> None:
-        if reward not in REWARDS:
+    def __init__(self, rules: Rules, num_games: int = 1, reward: str | None = None) -> None:
+        reward = default_reward(rules) if reward is None else reward
+        if not isinstance(reward, str) or reward not in REWARDS:
             raise ValueError(f"reward={reward!r} is not known: choose one of {', '.join(REWARDS)}")
+        if reward == "settlement":
+            reward = "chips"
         if not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
         self.rules = rules
@@ -115,7 +137,7 @@ class Table:
         new_game = options.get("new_game", False)
         if not isinstance(new_game, (bool, np.bool_)):
             raise TypeError(f"new_game must be True or False, got {new_game!r}")
-        masks = None
+        masks = order = None
         if options.get("hands") is not None:
             hands, kitty = options["hands"], options.get("kitty")
             if not _is_sequence(hands) or not all(_is_sequence(h) for h in hands):
@@ -128,11 +150,18 @@ class Table:
             masks = self.engine.hands_from_cards(
                 [list(h) for h in hands], None if kitty is None else list(kitty)
             )
+            if options.get("stock") is not None:
+                if not self.engine.stock_size:
+                    raise ValueError(f"{self.rules.preset} has no stock: leave out the 'stock' option")
+                if not _is_sequence(options["stock"]):
+                    raise TypeError(f"stock must be a list of cards in draw order, got {options['stock']!r}")
+                order = self.engine.stock_from_cards(list(options["stock"]), masks[-1])
         return ResetPlan(
             None if seed is None else int(seed),
             None if dealer is None else int(dealer),
             direction,
             masks,
+            order,
             bool(new_game),
         )
 
@@ -141,8 +170,8 @@ class Table:
     ) -> None:
         """Start a deal in every game: a new game, or (``new_game=False``) each game's next deal.
 
-        ``options``: ``hands`` (one list of cards per seat, as dealt; the same deal in every
-        game), ``kitty``, ``dealer`` (int), ``pass_direction`` (``"left"`` …) and ``new_game``
+        ``options``: ``hands`` (one list of cards per seat, as dealt, a card twice for both
+        copies with two decks; the same deal in every game), ``kitty``, ``dealer`` (int), ``pass_direction`` (``"left"`` …) and ``new_game``
         (``True`` forces a new game). Unknown keys are ignored. Everything is validated before
         anything changes: a failed reset leaves the games and the random generator as they were.
         """
@@ -151,10 +180,17 @@ class Table:
         if plan.seed is not None:
             self.rng = np.random.default_rng(plan.seed)
         if plan.masks is not None:
-            hands = np.tile(np.array(plan.masks[:-1], dtype=np.uint64), (self.num_games, 1))
-            kitty = np.full(self.num_games, plan.masks[-1], dtype=np.uint64)
+            hands, kitty = (np.array(part, dtype=np.uint64) for part in (plan.masks[:-1], plan.masks[-1]))
+            hands = np.broadcast_to(hands, (self.num_games, *hands.shape)).copy()
+            kitty = np.broadcast_to(kitty, (self.num_games, *kitty.shape)).copy()
         else:
             hands, kitty = self.engine.random_hands(self.rng, self.num_games)
+        stock_cards = None
+        if self.engine.stock_size:
+            if plan.stock is not None:
+                stock_cards = np.tile(plan.stock, (self.num_games, 1))
+            else:
+                stock_cards = stock.stock_order(kitty, self.engine.stock_size, self.rng)
         finished = self.state.game_over if not new_game else np.ones(self.num_games, bool)
         self._legal = None
         self.engine.deal(
@@ -167,6 +203,7 @@ class Table:
             None
             if plan.pass_direction is None
             else np.full(self.num_games, PASS_DIRECTIONS.index(plan.pass_direction)),
+            stock_cards,
         )
         self._deal_again_cancelled()
 
@@ -179,7 +216,8 @@ class Table:
             if not len(cancelled):
                 return
             hands, kitty = self.engine.random_hands(self.rng, len(cancelled))
-            self.engine.deal(s, cancelled, hands, kitty, np.zeros(len(cancelled), bool))
+            new_game = np.zeros(len(cancelled), bool)
+            self.engine.deal(s, cancelled, hands, kitty, new_game, stock_cards=self._stock(kitty))
         raise RuntimeError("1000 deals in a row were cancelled: these rules cannot deal a playable hand")
 
     def deal_masks(
@@ -189,21 +227,26 @@ class Table:
         dealer: np.ndarray | int | None = None,
         pass_direction: np.ndarray | str | None = None,
         new_game: bool = True,
+        stock: np.ndarray | None = None,
     ) -> None:
         """Start a different given deal in every game (tournaments, replays, tests).
 
         ``hands`` (B, P) uint64 masks as dealt (see :meth:`Engine.hands_from_cards` to build
-        them from card names); ``kitty`` (B,); ``dealer`` and ``pass_direction`` (a name or
-        direction indices into ``PASS_DIRECTIONS``) per game or for all.
+        them from card names); ``kitty`` (B,); with two decks both words of each, ``hands``
+        (B, P, 2) and ``kitty`` (B, 2) (:func:`hearts_env.cardsets.stack`); ``dealer`` and ``pass_direction`` (a name or
+        direction indices into ``PASS_DIRECTIONS``) per game or for all; ``stock`` (B, S) int64
+        Domino Hearts' undealt cards in draw order (None: a random order from the generator).
         """
-        b = self.num_games
-        hands = np.asarray(hands, dtype=np.uint64).reshape(b, self.rules.num_players)
-        counts = np.bitwise_count(hands)
-        if (counts != self.rules.hand_size).any() or (
+        b, words = self.num_games, (2,) if self.engine.two_decks else ()
+        hands = np.asarray(hands, dtype=np.uint64).reshape(b, self.rules.num_players, *words)
+        kitty = np.zeros((b, *words), np.uint64) if kitty is None else np.asarray(kitty, np.uint64)
+        kitty = kitty.reshape(b, *words)
+        if self.engine.two_decks:
+            self._check_two_deck_deals(hands, kitty)
+        elif (np.bitwise_count(hands) != self.rules.hand_size).any() or (
             np.bitwise_or.reduce(hands, axis=1) & ~np.uint64(self.rules.deck_mask)
         ).any():
             raise ValueError(f"every hand must hold {self.rules.hand_size} cards of this deck")
-        kitty = np.zeros(b, np.uint64) if kitty is None else np.asarray(kitty, dtype=np.uint64).reshape(b)
         self._legal = None
         if isinstance(pass_direction, str):
             pass_direction = PASS_DIRECTIONS.index(pass_direction)
@@ -217,7 +260,37 @@ class Table:
             None
             if pass_direction is None
             else np.broadcast_to(np.asarray(pass_direction, np.int64), (b,)).copy(),
+            self._given_stock(hands, stock),
         )
+
+    def _check_two_deck_deals(self, hands: np.ndarray, kitty: np.ndarray) -> None:
+        """Two decks: every hand of ``hands`` (B, P, 2) holds hand_size cards and, with the
+        kitty (B, 2), every card of the deck exactly twice."""
+        lo, hi = hands[..., 0], hands[..., 1]
+        if (hi & ~lo).any() or (kitty[:, 1] & ~kitty[:, 0]).any():
+            raise ValueError("a two-deck card set (lo, hi) must have hi within lo (hi: the cards held twice)")
+        if (cardsets.count(lo, hi) != self.rules.hand_size).any():
+            raise ValueError(f"every hand must hold {self.rules.hand_size} cards")
+        copies = cardsets.counts(lo, hi, 64).sum(axis=1) + cardsets.counts(kitty[:, 0], kitty[:, 1], 64)
+        wrong = np.flatnonzero((copies != cardsets.counts(U64(self.rules.deck_mask), U64(0), 64) * 2).any(axis=0))
+        if len(wrong):
+            raise ValueError(
+                f"a deal must hold every card of the deck twice over the hands and the kitty: "
+                f"not so for {[card_name(c) if c < NUM_CARDS else c for c in wrong]}"
+            )
+
+    def _given_stock(self, hands: np.ndarray, stock: np.ndarray | None) -> np.ndarray | None:
+        """Domino Hearts: ``stock`` (B, S) checked to hold exactly the undealt cards, or those
+        cards in a random order."""
+        if not self.engine.stock_size:
+            return None
+        undealt = np.uint64(self.rules.deck_mask) & ~np.bitwise_or.reduce(hands, axis=1)
+        if stock is None:
+            return self._stock(undealt)
+        stock = np.asarray(stock, np.int64).reshape(self.num_games, self.engine.stock_size)
+        if (np.bitwise_or.reduce(BIT.take(stock), axis=1) != undealt).any():
+            raise ValueError("every stock must hold exactly the cards not dealt, each once")
+        return stock
 
     def restore_games(self, totals: np.ndarray, deal_index: np.ndarray, game_over: np.ndarray) -> None:
         """Put saved game progress back (e.g. to resume a tournament): totals (B, P), deals
@@ -230,19 +303,27 @@ class Table:
         self.state.deal_index[:] = np.broadcast_to(np.asarray(deal_index, np.int64), (b,))
         self.state.game_over[:] = np.broadcast_to(np.asarray(game_over, bool), (b,))
 
+    def _stock(self, kitty: np.ndarray) -> np.ndarray | None:
+        """Domino Hearts: the undealt cards ``kitty`` (k,) in a random draw order."""
+        return stock.stock_order(kitty, self.engine.stock_size, self.rng) if self.engine.stock_size else None
+
     def redeal(self, rows: np.ndarray) -> None:
         """Start the next deal (or a new game, where the game is over) in ``rows``; after a
         cancelled deal the same dealer deals again."""
         self._legal = None
         hands, kitty = self.engine.random_hands(self.rng, len(rows))
-        self.engine.deal(self.state, rows, hands, kitty, self.state.game_over[rows].copy())
+        self.engine.deal(
+            self.state, rows, hands, kitty, self.state.game_over[rows].copy(), stock_cards=self._stock(kitty)
+        )
         if self.engine.cancels_deals:
             self._deal_again_cancelled()
 
     # ------------------------------------------------------------------ stepping
     def step(self, actions: np.ndarray) -> StepResult:
-        """Play one decision in every game. Illegal actions raise ``ValueError`` (state
-        unchanged) unless ``illegal_action="terminate"``, which forfeits the offender's deal."""
+        """Play one decision in every game whose deal is not over (a game whose deal ended
+        ignores its action until :meth:`redeal`: deals of different lengths can finish in one
+        batch). Illegal actions raise ``ValueError`` (state unchanged) unless
+        ``illegal_action="terminate"``, which forfeits the offender's deal."""
         s, engine = self.state, self.engine
         actions = np.asarray(actions)
         if actions.dtype.kind not in "iu" or actions.shape not in ((self.num_games,), (self.num_games, 1)):
@@ -251,13 +332,12 @@ class Table:
                 f"got {actions.dtype} of shape {actions.shape}"
             )
         actions = actions.astype(np.int64, copy=False).reshape(self.num_games)
-        if (s.phase[0] == DONE) if s.lockstep else (s.phase == DONE).any():
-            raise ValueError("a deal is over: call reset() before stepping")
+        if not s.lockstep and (s.phase == DONE).all():
+            raise ValueError("every deal is over: call reset() (or redeal()) before stepping")
         legal = self.legal()
         if self.rules.illegal_action == "terminate":
             self._legal = None
-            in_range = (actions >= 0) & (actions < engine.num_actions)
-            illegal = ~in_range | ((legal & BIT[np.clip(actions, 0, 64)]) == ZERO)
+            illegal = engine.illegal(s, actions, legal)
             if illegal.any():
                 bad = np.flatnonzero(illegal)
                 engine.forfeit(s, bad)
@@ -303,6 +383,8 @@ class Table:
             n = self.rules.num_players
             others = (points.sum(axis=1, keepdims=True) - points) / (n - 1)
             return others - points
+        if self.reward == "team":
+            return -s.team_points[rows].astype(np.float64)
         return s.chips[rows].copy()
 
     # ------------------------------------------------------------------ saving
@@ -371,6 +453,63 @@ class Table:
         self._legal = None
 
     # ------------------------------------------------------------------ views
+    # Read-only views of the games: what the envs, training and tournaments read, so that none
+    # of them depends on the engine's state record.
+    @property
+    def current_player(self) -> np.ndarray:
+        """(B,) int64: the seat to act in each game (the last to act once its deal is over)."""
+        return _read_only(self.state.current)
+
+    @property
+    def deal_over(self) -> np.ndarray:
+        """(B,) bool: the game's deal is over (it waits for :meth:`redeal`)."""
+        return self.state.phase == DONE
+
+    @property
+    def deal_points(self) -> np.ndarray:
+        """(B, P) int64: the points of each game's last finished deal (after moon and bonus rules)."""
+        return _read_only(self.state.deal_points)
+
+    @property
+    def team_points(self) -> np.ndarray:
+        """(B, P) int64: each seat's team's points of the last finished deal (own without teams)."""
+        return _read_only(self.state.team_points)
+
+    @property
+    def totals(self) -> np.ndarray:
+        """(B, P) int64: game totals (after the last finished deal)."""
+        return _read_only(self.state.totals)
+
+    @property
+    def deal_index(self) -> np.ndarray:
+        """(B,) int64: deals finished before the current one in each game."""
+        return _read_only(self.state.deal_index)
+
+    @property
+    def game_over(self) -> np.ndarray:
+        """(B,) bool: the last finished deal ended its game."""
+        return _read_only(self.state.game_over)
+
+    @property
+    def moon_shooter(self) -> np.ndarray:
+        """(B,) int64: who shot the moon in the last finished deal, -1 if nobody."""
+        return _read_only(self.state.moon_shooter)
+
+    @property
+    def chips(self) -> np.ndarray:
+        """(B, P) float64: the settlement of the last finished deal (0 without one)."""
+        return _read_only(self.state.chips)
+
+    @property
+    def cancelled(self) -> np.ndarray:
+        """(B,) bool: the last deal was cancelled (``first_trick_all_penalty="redeal"``)."""
+        return _read_only(self.state.cancelled)
+
+    @property
+    def trick_number(self) -> np.ndarray:
+        """(B,) int64: tricks completed in the current deal."""
+        return _read_only(self.state.trick_number)
+
     def observe(
         self, seats: np.ndarray | None = None, out: np.ndarray | None = None, constants: bool = True
     ) -> np.ndarray:
@@ -386,9 +525,22 @@ class Table:
             self._legal = self.engine.legal(self.state)
         return self._legal
 
+    def explain(self, game: int, action: int) -> str:
+        """Why ``action`` is not legal for the acting seat of ``game`` (for error messages)."""
+        return self.engine.explain_illegal(self.state, game, action)
+
+    def legal_decisions(self) -> np.ndarray:
+        """(B,) uint64 legal decisions other than cards (bit k = ``rules.decisions[k]``)."""
+        return self.engine.legal_decisions(self.state)
+
     def action_mask(self) -> np.ndarray:
-        """int8 (B, A) legal actions of the acting seats (all zero in finished games)."""
-        return unpack(self.legal(), self.engine.num_actions).view(np.int8)
+        """int8 (B, A) legal actions of the acting seats: the card slots, then the decisions
+        (all zero in finished games)."""
+        cards = unpack(self.legal(), self.engine.num_cards)
+        if not self.engine.decision_phases:
+            return cards.view(np.int8)
+        decisions = unpack(self.legal_decisions(), len(self.rules.decisions))
+        return np.concatenate([cards, decisions], axis=1).view(np.int8)
 
     def game_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
         """Deal points, totals and game-end flags of ``rows`` (for infos)."""
@@ -399,5 +551,6 @@ class Table:
             "game_over": s.game_over[rows].copy(),
             "moon_shooter": s.moon_shooter[rows].copy(),
             "chips": s.chips[rows].copy(),
+            "team_points": s.team_points[rows].copy(),
             "cancelled": s.cancelled[rows].copy(),
         }

@@ -82,6 +82,8 @@ class Buffers:
     game_over: np.ndarray  # (B,) bool
     moon_shooter: np.ndarray  # (B,) int64
     chips: np.ndarray  # (B, P) float64
+    team_points: np.ndarray  # (B, P) int64: each seat's team's points of the last finished deal
+    cancelled: np.ndarray  # (B,) bool: the last deal was cancelled (first_trick_all_penalty)
     actions: np.ndarray  # (B,) int64: input, for worker processes
 
     @staticmethod
@@ -96,6 +98,8 @@ class Buffers:
             "deal_points": ((b, p), np.int64),
             "total_points": ((b, p), np.int64),
             "chips": ((b, p), np.float64),
+            "team_points": ((b, p), np.int64),
+            "cancelled": ((b,), bool),
             "terminated": ((b,), bool),
             "deal_ended": ((b,), bool),
             "game_ended": ((b,), bool),
@@ -149,7 +153,7 @@ class Shard:
     def step(self, actions: np.ndarray, out: Buffers) -> bool:
         """One decision per game; returns whether any deal ended."""
         table = self.table
-        out.acting_player[:] = table.state.current
+        out.acting_player[:] = table.current_player
         result = table.step(actions)
         out.rewards[:] = result.rewards
         out.terminated[:] = result.episode_ended
@@ -164,24 +168,29 @@ class Shard:
         return ended
 
     def _write_info(self, out: Buffers) -> None:
-        s = self.table.state
-        out.deal_points[:] = s.deal_points
-        out.total_points[:] = s.totals
-        out.game_over[:] = s.game_over
-        out.moon_shooter[:] = s.moon_shooter
-        out.chips[:] = s.chips
+        table = self.table
+        out.deal_points[:] = table.deal_points
+        out.total_points[:] = table.totals
+        out.game_over[:] = table.game_over
+        out.moon_shooter[:] = table.moon_shooter
+        out.chips[:] = table.chips
+        out.team_points[:] = table.team_points
+        out.cancelled[:] = table.cancelled
 
     def _write_views(self, out: Buffers, constants: bool = False) -> None:
         table = self.table
         table.observe(out=out.observation, constants=constants or not self.persistent)
         legal = table.legal()
         out.legal[:] = legal
-        out.action_mask[:] = unpack(legal, table.engine.num_actions).view(np.int8)
-        out.current_player[:] = table.state.current
+        if table.engine.decision_phases:  # decisions other than cards follow the card slots
+            out.action_mask[:] = table.action_mask()
+        else:
+            out.action_mask[:] = unpack(legal, table.engine.num_actions).view(np.int8)
+        out.current_player[:] = table.current_player
 
     def explain(self, game: int, action: int) -> str:
         """Why ``action`` is illegal in ``game`` (for the error message)."""
-        return self.table.engine.explain_illegal(self.table.state, game, action)
+        return self.table.explain(game, action)
 
 
 # ---------------------------------------------------------------------------- worker processes
@@ -319,7 +328,7 @@ class HeartsVectorEnv(VectorEnv):
         preset: str = "hearts",
         num_envs: int = 1024,
         seed: int | None = None,
-        reward: str = "points",
+        reward: str | None = None,
         render_mode: str | None = None,
         num_workers: int = 1,
         copy: bool = True,
@@ -346,6 +355,12 @@ class HeartsVectorEnv(VectorEnv):
         self._local = Shard(self.rules, self._bounds[1], reward, persistent=self._persistent)
         self._local.table.parse_reset(seed)  # the seed is checked before anything starts
         self.layout = self._local.table.observer.layout
+        self.action_names: tuple[str, ...] = self.rules.action_names
+        """One name per action: the card slots, then the variant's named decisions."""
+        self.teams: tuple[tuple[int, ...], ...] = self.rules.teams or tuple(
+            (i,) for i in range(self.num_players)
+        )
+        """The partnerships as seat tuples (singletons where there are none)."""
         self.num_actions = self._local.table.engine.num_actions
         self.single_observation_space = spaces.observation_space(self.rules, self.layout)
         self.single_action_space = spaces.action_space(self.rules)
@@ -559,7 +574,8 @@ class HeartsVectorEnv(VectorEnv):
             "current_player": self._get(out.current_player),
         }
         if ended:
-            for name in ("deal_points", "total_points", "game_over", "moon_shooter", "chips"):
+            names = ("deal_points", "total_points", "game_over", "moon_shooter", "chips", "team_points")
+            for name in (*names, "cancelled"):
                 info[name] = self._get(getattr(out, name))
             info["deal_ended"] = self._get(out.deal_ended)
             info["game_ended"] = self._get(out.game_ended)
@@ -571,7 +587,7 @@ class HeartsVectorEnv(VectorEnv):
     def _agent(self, game: int) -> str:
         """The acting agent of ``game``, for error messages."""
         if game < self._bounds[1]:
-            seat = self._local.table.state.current[game]
+            seat = self._local.table.current_player[game]
         else:
             seat = self._buffers.current_player[game]
         return f"player_{int(seat)}"
@@ -620,8 +636,12 @@ class HeartsVectorEnv(VectorEnv):
         forfeit); else ``ValueError`` explaining the first illegal one — before any shard steps."""
         if self.rules.illegal_action == "terminate":
             return actions
-        legal = self._buffers.legal if self._workers else self._local.table.legal()
-        bad = (legal & action_bits(actions)) == ZERO
+        if self.rules.decisions:  # decisions have no card bits: read the action masks
+            mask = self._buffers.action_mask if self._workers else self._local.table.action_mask()
+            bad = (actions < 0) | (mask[np.arange(self.num_envs), np.maximum(actions, 0)] == 0)
+        else:
+            legal = self._buffers.legal if self._workers else self._local.table.legal()
+            bad = (legal & action_bits(actions)) == ZERO
         if not bad.any():
             return actions
         game = int(np.flatnonzero(bad)[0])
@@ -748,7 +768,7 @@ def _check_arguments(
         raise ValueError(
             f"render_mode must be None or one of {', '.join(map(repr, RENDER_MODES))}, got {render_mode!r}"
         )
-    if not isinstance(reward, str) or reward not in REWARDS:
+    if reward is not None and (not isinstance(reward, str) or reward not in REWARDS):
         raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
     methods = mp.get_all_start_methods()
     if start_method is not None and start_method not in methods:

@@ -1,13 +1,21 @@
 """``EngineDeal``: one game of the batched engine behind the ``ReferenceDeal`` interface, so the
-scripted deals written for the reference also check the fast engine, trick by trick."""
+scripted deals written for the reference also check the fast engine, trick by trick.
+
+Two decks (``rules.decks == 2``, Cancellation Hearts): hands are given as lists of card indices,
+a card twice for both copies (and ``kitty`` likewise); ``hands``, ``taken``, ``pass_chosen`` and
+``carried`` read back as sorted lists in the same form; a cancelled trick's winner in
+``completed_tricks`` is ``None``; ``kitty_taker`` is the first winner of a trick not cancelled.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from hearts_env.bits import BIT
+from hearts_env.cardsets import to_list
 from hearts_env.cards import cards_of
-from hearts_env.engine import DONE, PASSING
+from hearts_env.decisions import PHASE_NAMES
+from hearts_env.engine import DONE, PASSING, PLAYING
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 from hearts_env.scoring import royal_points
 from hearts_env.table import Table
@@ -24,6 +32,7 @@ class EngineDeal:
         pass_direction: str,
         totals: list[int] | None = None,
         kitty: list[int] | None = None,
+        stock: list[int] | None = None,
     ) -> None:
         n = rules.num_players
         if pass_direction == "across" and n % 2:
@@ -33,6 +42,9 @@ class EngineDeal:
         self.rules = rules
         self.table = Table(rules, 1)
         masks = self.table.engine.hands_from_cards(hands, kitty)
+        order = None
+        if rules.stock_size:
+            order = self.table.engine.stock_from_cards(list(stock or []), masks[-1])[None, :]
         if totals is not None:
             self.table.state.totals[0] = totals
             self.table.state.game_over[0] = False
@@ -42,8 +54,9 @@ class EngineDeal:
             dealer,
             PASS_DIRECTIONS.index("hold" if rules.pass_count == 0 else pass_direction),
             new_game=totals is None,
+            stock=order,
         )
-        self.completed_tricks: list[tuple[list[tuple[int, int]], int]] = []
+        self.completed_tricks: list[tuple[list[tuple[int, int]], int | None]] = []
         self.trick: list[tuple[int, int]] = []
         self.kitty_taker: int | None = None
 
@@ -53,26 +66,35 @@ class EngineDeal:
 
     @property
     def phase(self) -> str:
-        return {PASSING: "pass", DONE: "done"}.get(int(self._s.phase[0]), "play")
+        code = int(self._s.phase[0])
+        return {PASSING: "pass", PLAYING: "play", DONE: "done"}.get(code) or PHASE_NAMES[code]
 
     @property
     def current_player(self) -> int:
         return -1 if self.phase == "done" else int(self._s.current[0])
 
     def legal_actions(self) -> list[int]:
-        return [] if self.phase == "done" else cards_of(int(self.table.engine.legal(self._s)[0]))
+        """Legal action indices: cards, then decisions (``rules.action_names``)."""
+        return [] if self.phase == "done" else [int(a) for a in np.flatnonzero(self.table.action_mask()[0])]
 
     def step(self, card: int) -> None:
         seat, playing = self.current_player, self.phase == "play"
-        tricks_before = int(self._s.trick_number[0])
+        tricks_before, won_before = int(self._s.trick_number[0]), self._s.tricks_won[0].copy()
         self.table.step(np.array([card]))
+        self.table._legal = None
         if playing:
             self.trick.append((seat, int(card)))
             if self.phase == "done" or int(self._s.trick_number[0]) > tricks_before:
-                winner = int(self._s.leader[0]) if self.phase != "done" else self._last_winner()
+                if self.rules.decks == 2:  # the seat that won a trick; None: it was cancelled
+                    won = np.flatnonzero(self._s.tricks_won[0] > won_before)
+                    winner = int(won[0]) if len(won) else None
+                    taker = int(self._s.first_trick_winner[0])
+                    self.kitty_taker = taker if taker >= 0 and self.rules.kitty_size else None
+                else:
+                    winner = int(self._s.leader[0]) if self.phase != "done" else self._last_winner()
+                    if len(self.completed_tricks) == 0 and self.rules.kitty_size:
+                        self.kitty_taker = winner
                 self.completed_tricks.append((self.trick, winner))
-                if len(self.completed_tricks) == 1 and self.rules.kitty_size:
-                    self.kitty_taker = winner
                 self.trick = []
 
     def _last_winner(self) -> int:
@@ -84,16 +106,28 @@ class EngineDeal:
         )
 
     @property
-    def hands(self) -> list[set[int]]:
+    def hands(self) -> list[set[int]] | list[list[int]]:
+        if self.rules.decks == 2:
+            return [to_list(lo, hi) for lo, hi in zip(self._s.hands[0], self._s.hands_hi[0])]
         return [set(cards_of(int(m))) for m in self._s.hands[0]]
 
     @property
-    def taken(self) -> list[set[int]]:
+    def taken(self) -> list[set[int]] | list[list[int]]:
+        if self.rules.decks == 2:
+            return [to_list(lo, hi) for lo, hi in zip(self._s.taken[0], self._s.taken_hi[0])]
         return [set(cards_of(int(m))) for m in self._s.taken[0]]
 
     @property
     def pass_chosen(self) -> list[list[int]]:
+        if self.rules.decks == 2:
+            return [to_list(lo, hi) for lo, hi in zip(self._s.chosen[0], self._s.chosen_hi[0])]
         return [cards_of(int(m)) for m in self._s.chosen[0]]
+
+    @property
+    def carried(self) -> list[int]:
+        """Two decks: the cards of cancelled tricks waiting for the next winner (once the deal
+        is done, those that went to nobody)."""
+        return to_list(self._s.carried[0], self._s.carried_hi[0])
 
     @property
     def hearts_broken(self) -> bool:
@@ -115,6 +149,10 @@ class EngineDeal:
     @property
     def deal_points(self) -> list[int] | None:
         return None if self.phase != "done" else [int(p) for p in self._s.deal_points[0]]
+
+    @property
+    def team_points(self) -> list[int] | None:
+        return None if self.phase != "done" else [int(p) for p in self._s.team_points[0]]
 
     @property
     def cancelled(self) -> bool:

@@ -1,8 +1,10 @@
 """The batched engine and the reference agree on every legal set and every deal's points.
 
-Over every preset and player count, every reading of the sources, and option combinations
-that reach rare rules; at least 20,000 deals in total (see ``test_total_deals``). Chips and the
-pool are compared after every deal too, so every settlement is checked wherever it is set.
+Over every preset and player count, every reading of the sources, every version (Partnership
+B and C), and option combinations that reach rare rules; at least 20,000 deals in total (see
+``test_total_deals``). Chips and the pool are compared after every deal too, so every
+settlement is checked wherever it is set; team points after every deal. Where a variant has
+decisions other than cards, both outcomes of each must occur (:func:`assert_covered`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from hearts_env.presets import PRESETS, all_configs, make_rules
-from tests.differential import run
+from hearts_env.rules import SUIT_LETTERS, Rules
+from tests.differential import Outcome, run, run_fixed
 
 BATCH, ROUNDS = 48, 5
 
@@ -58,6 +61,21 @@ OPTION_SETS = [
         {"no_heart_lead_first_trick": True, "lead_hearts_if_only_queen": True, "first_lead": "eldest"},
     ),
     ("black_lady_culbertson", 5, {"no_heart_lead_first_trick": True}),
+    # Decisions other than cards, jokers, the widow, partnerships (notes/family-decisions.md).
+    ("partnership_hearts", 4, {"version": "B"}),
+    ("partnership_hearts", 4, {"version": "C"}),
+    ("hearts", 4, {"moon": "shooter_choice"}),
+    ("hearts", 3, {"moon": "shooter_choice", "leftover": "kitty", "no_tricks_bonus": -5}),
+    ("partnership_hearts", 4, {"version": "B", "moon": "shooter_choice"}),
+    ("chasse_coeur", 4, {"moon": "shooter_choice"}),
+    ("chasse_coeur", 5, {"no_points_first_trick": True}),
+    ("auction_hearts", 5, {"max_bid": 3}),
+    ("joker_hearts", 4, {"jokers": 2, "removal": "joker"}),
+    ("joker_hearts", 4, {"first_lead": "eldest", "queen_needs_break": True}),
+    ("joker_hearts", 4, {"club_play": True, "no_points_first_trick": False}),
+    # Domino Hearts with other hand sizes: early drop-outs (2 cards each), a short stock (8 cards).
+    ("domino_hearts", 5, {"stock_deal": 2}),
+    ("domino_hearts", 4, {"stock_deal": 11}),
 ]
 
 SETTLEMENT_SETS = [
@@ -92,6 +110,8 @@ ALL_PENALTY_SETS = [
     ("royal_hearts", 4, {"first_trick_all_penalty": "to_lowest"}),
     ("omnibus", 4, {"first_trick_all_penalty": "not_counted"}),
     ("omnibus", 4, {"first_trick_all_penalty": "to_lowest"}),
+    ("partnership_hearts", 4, {"first_trick_all_penalty": "not_counted"}),
+    ("partnership_hearts", 4, {"version": "C", "first_trick_all_penalty": "to_lowest"}),
     ("black_maria", 4, {"first_trick_all_penalty": "to_lowest", "no_points_first_trick": True}),
     (
         "black_lady_foster",
@@ -116,10 +136,38 @@ ALL_PENALTY_SETS = [
 READINGS = [(name, reading) for name, p in PRESETS.items() for reading in p.readings]
 
 
+def assert_covered(rules: Rules, outcome: Outcome) -> None:
+    """Both outcomes of every decision the variant has occurred, and its rare mechanisms."""
+    made = outcome.decisions_made
+    if rules.bidding in ("general", "slam"):
+        assert outcome.declared > 0 and outcome.all_passed > 0, outcome
+    if rules.bidding == "slam":
+        assert 0 < outcome.silent_partners < outcome.declared, outcome  # and a bidder holding 10♦
+    if rules.bidding == "auction":
+        assert outcome.auctions_won > 0 and outcome.all_passed > 0, outcome
+        assert all(made[f"suit:{letter}"] > 0 for letter in SUIT_LETTERS), made
+    if rules.moon == "shooter_choice":
+        assert made["moon:add"] > 0 and made["moon:subtract"] > 0, made
+    if rules.jokers:
+        assert outcome.jokers_led > 0, outcome
+    if rules.team_scoring == "sum":
+        assert outcome.team_moons > 0, outcome
+    if rules.kitty_size and rules.penalty_mask:
+        assert outcome.kitty_points > 0, outcome
+    if rules.stock_deal is not None:
+        assert outcome.draws > 0 and outcome.long_draws > 0 and outcome.discards > 0, outcome
+        assert outcome.stock_emptied > 0 and outcome.out_winner_passes_lead > 0, outcome
+        assert outcome.nobody_in > 0, outcome
+        if rules.num_players < 6:  # with six players the stock (16 cards) nearly always runs out first
+            assert outcome.last_holder_stock > 0, outcome
+
+
 @pytest.mark.parametrize(("preset", "players"), all_configs())
 def test_presets(preset: str, players: int) -> None:
-    outcome = run(make_rules(preset, players), BATCH, ROUNDS, seed=players)
+    rules = make_rules(preset, players)
+    outcome = run(rules, BATCH, ROUNDS, seed=players)
     assert outcome.deals == BATCH * ROUNDS
+    assert_covered(rules, outcome)
 
 
 @pytest.mark.parametrize(("preset", "reading"), READINGS)
@@ -131,7 +179,9 @@ def test_readings(preset: str, reading: str) -> None:
 @pytest.mark.parametrize(("preset", "players", "options"), OPTION_SETS)
 def test_options(preset: str, players: int, options: dict) -> None:
     rules = make_rules(preset, players, **options)
-    assert run(rules, BATCH, ROUNDS, seed=11).deals == BATCH * ROUNDS
+    outcome = run(rules, BATCH, ROUNDS, seed=11)
+    assert outcome.deals == BATCH * ROUNDS
+    assert_covered(rules, outcome)
 
 
 @pytest.mark.parametrize(("preset", "players", "options"), SETTLEMENT_SETS)
@@ -153,6 +203,15 @@ def test_all_penalty_hands(preset: str, players: int, options: dict) -> None:
     assert outcome.all_penalty_starts > 0
     redeal = options["first_trick_all_penalty"] == "redeal"
     assert (outcome.cancelled == outcome.all_penalty_starts) if redeal else outcome.cancelled == 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_domino_fixed_deals_through_reset(players: int) -> None:
+    """One Domino deal for all games (``table.reset(options={"hands", "stock", "dealer"})``,
+    cards as names and as indices), played out with different choices in each game."""
+    rules = make_rules("domino_hearts", players)
+    outcome = run_fixed(rules, 16, 4, seed=19 + players)
+    assert outcome.deals == 16 * 4 and outcome.draws > 0
 
 
 def test_total_deals() -> None:

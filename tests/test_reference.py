@@ -757,6 +757,521 @@ def test_malformed_deals_are_rejected() -> None:
         ReferenceDeal(rules, good, 3, "hold")
 
 
+# ---------------------------------------------------------------- decisions other than cards
+
+
+def act(d: ReferenceDeal, seat: int, name: str) -> None:
+    """Seat ``seat`` makes the decision (or plays the card) called ``name``."""
+    assert d.current_player == seat, f"expected seat {seat} to act, not {d.current_player}"
+    d.step(d.rules.action_names.index(name))
+
+
+def legal_names(d: ReferenceDeal) -> str:
+    return " ".join(d.rules.action_names[a] for a in d.legal_actions())
+
+
+def assert_refused(d: ReferenceDeal, name: str, *words: str) -> None:
+    """The action called ``name`` raises a ValueError naming the seat and the action (and, in
+    the reference, ``words``) and changes nothing."""
+    seat = d.current_player
+    before = (d.phase, seat, [set(h) for h in d.hands], d.legal_actions())
+    with pytest.raises(ValueError) as err:
+        d.step(d.rules.action_names.index(name))
+    message = str(err.value)
+    assert name in message and f"seat {seat}" in message, message
+    if isinstance(d, reference.ReferenceDeal):
+        for word in words:
+            assert word in message, message
+    assert (d.phase, d.current_player, [set(h) for h in d.hands], d.legal_actions()) == before
+
+
+GENERAL_CARDS = "AC AS AH KH 2C 2S 2H 5D 3C QS 3H 6D"
+GENERAL_HANDS = ["AC AS AH KH", "2C 2S 2H 5D", "3C QS 3H 6D"]  # seat 0 can take every trick
+
+
+def test_general_made_gives_each_opponent_64() -> None:
+    rules = small_rules("chasse_coeur", GENERAL_CARDS)
+    assert rules.action_names[52:] == ("pass", "general")
+    d = deal(rules, GENERAL_HANDS, dealer=0)
+    assert d.phase == "declare" and d.current_player == 1 and legal_names(d) == "pass general"
+    assert_rejected(d, "2C", "asks for a decision")
+    act(d, 1, "pass")
+    act(d, 2, "pass")
+    act(d, 0, "general")
+    bookkeeping(d, declarer=0, decisions=[(1, "pass"), (2, "pass"), (0, "general")])
+    assert d.phase == "play" and d.current_player == 1 and legal(d) == "2C"  # the lowest club leads
+    assert_refused(d, "general", "asks for a card")
+    play_moon_deal(d)
+    assert d.raw_points == [17, 0, 0]
+    assert d.deal_points == [0, 64, 64] and d.team_points == [0, 64, 64]
+
+
+def test_general_failed_costs_the_declarer_64() -> None:
+    d = deal(small_rules("chasse_coeur", GENERAL_CARDS), GENERAL_HANDS, dealer=0)
+    act(d, 1, "pass")
+    act(d, 2, "general")  # the first declaration closes the round
+    assert d.phase == "play"
+    bookkeeping(d, declarer=2, decisions=[(1, "pass"), (2, "general")])
+    play_moon_deal(d)
+    # Seat 0 took every penalty card, but a declarer's failure is all that counts.
+    assert d.deal_points == [0, 0, 64] and d.moon_shooter is None
+
+
+def test_undeclared_take_all_gives_each_opponent_54() -> None:
+    d = deal(small_rules("chasse_coeur", GENERAL_CARDS), GENERAL_HANDS, dealer=0)
+    for seat in (1, 2, 0):
+        act(d, seat, "pass")
+    bookkeeping(d, declarer=None)
+    play_moon_deal(d)
+    assert d.moon_shooter == 0 and d.deal_points == [0, 54, 54]
+
+
+def test_chasse_coeur_penalty_cards_are_the_queens_and_hearts() -> None:
+    rules = make_rules("chasse_coeur")
+    assert rules.penalty_total == 64
+    assert [card_name(c) for c in range(52) if rules.card_points[c] == 13] == ["QC", "QD", "QH", "QS"]
+
+
+AUCTION_CARDS = "5D 6D 7D AD 2H 3H 4H 5H 2S 3S 4S AS"
+AUCTION_HANDS = ["AS 2H 5D", "2S 3H 6D", "3S 4H 7D", "4S 5H AD"]
+
+
+def test_auction_won_names_the_suit_adds_the_bid_and_leads() -> None:
+    rules = small_rules("auction_hearts", AUCTION_CARDS, num_players=4)
+    d = deal(rules, AUCTION_HANDS, dealer=3)
+    assert d.phase == "bid" and d.current_player == 0  # eldest hand bids first
+    assert legal_names(d) == "pass " + " ".join(f"bid:{n}" for n in range(1, 14))
+    act(d, 0, "pass")
+    act(d, 1, "bid:2")
+    assert legal_names(d) == "pass " + " ".join(f"bid:{n}" for n in range(3, 14))
+    assert_refused(d, "bid:2", "higher than the highest bid")  # equal
+    assert_refused(d, "bid:1", "higher than the highest bid")  # below
+    assert_refused(d, "suit:S", "only the auction winner")
+    assert_rejected(d, "AD", "asks for a decision")
+    act(d, 2, "bid:3")
+    act(d, 3, "pass")  # the dealer bids last
+    assert d.phase == "name_suit" and d.current_player == 2
+    assert legal_names(d) == "suit:C suit:D suit:H suit:S"
+    assert_refused(d, "pass", "name the penalty suit")
+    act(d, 2, "suit:D")
+    bookkeeping(
+        d,
+        auction_winner=2,
+        winning_bid=3,
+        penalty_suit=1,
+        decisions=[(0, "pass"), (1, "bid:2"), (2, "bid:3"), (3, "pass"), (2, "suit:D")],
+    )
+    assert d.phase == "play" and d.current_player == 2 and legal(d) == "7D 4H 3S"  # any card
+    play_trick(d, "2:7D 3:AD 0:5D 1:6D", winner=3)
+    play_trick(d, "3:4S 0:AS 1:2S 2:3S", winner=0)
+    play_trick(d, "0:2H 1:3H 2:4H 3:5H", winner=3)
+    assert d.raw_points == [0, 0, 0, 4]  # the diamonds score, the hearts do not
+    assert d.deal_points == [0, 0, 3, 4] and d.team_points == [0, 0, 3, 4]
+
+
+def test_auction_all_pass_hearts_score_and_eldest_leads() -> None:
+    d = deal(small_rules("auction_hearts", AUCTION_CARDS, num_players=4), AUCTION_HANDS, dealer=3)
+    for seat in range(4):
+        act(d, seat, "pass")
+    bookkeeping(d, auction_winner=None, winning_bid=0, penalty_suit=2)
+    assert d.phase == "play" and d.current_player == 0 and legal(d) == "5D 2H AS"
+    play_trick(d, "0:2H 1:3H 2:4H 3:5H", winner=3)
+    play_trick(d, "3:AD 0:5D 1:6D 2:7D", winner=3)
+    play_trick(d, "3:4S 0:AS 1:2S 2:3S", winner=0)
+    assert d.deal_points == [0, 0, 0, 4]
+
+
+def test_auction_top_bid_leaves_only_pass() -> None:
+    d = deal(small_rules("auction_hearts", AUCTION_CARDS, num_players=4), AUCTION_HANDS, dealer=1)
+    act(d, 2, "bid:13")
+    assert legal_names(d) == "pass"
+    assert_refused(d, "bid:13", "higher than the highest bid")
+
+
+def test_action_indices_out_of_range_are_refused() -> None:
+    reference_only()
+    d = deal(small_rules("chasse_coeur", GENERAL_CARDS), GENERAL_HANDS, dealer=0)
+    with pytest.raises(ValueError, match=r"seat 1: action index 54 is out of range 0\.\.53"):
+        d.step(54)
+    with pytest.raises(ValueError, match="not an action index"):
+        d.step("pass")  # type: ignore[arg-type]
+    d = deal(small_rules("hearts", MOON_CARDS), MOON_HANDS)
+    with pytest.raises(ValueError, match=r"out of range 0\.\.51"):
+        d.step(52)  # no jokers, no decisions: the actions are the 52 cards
+
+
+# ---------------------------------------------------------------- jokers
+
+
+def test_joker_led_the_next_card_sets_the_suit() -> None:
+    rules = small_rules("joker_hearts", "2C 3C 4C 5D 9D KD 5H 8H 3S 7S QS", jokers=1)
+    assert rules.action_names[-1] == "JK1" and rules.card_points[parse_card("JK1")] == 0
+    d = deal(rules, ["2C JK1 KD 3S", "3C 5D 5H QS", "4C 9D 8H 7S"])
+    assert legal(d) == "2C JK1"  # a joker may be led instead of the lowest club
+    play(d, 0, "JK1")
+    # Not a lead: no suit to follow, but the first-trick penalty ban holds.
+    assert legal(d) == "3C 5D"
+    play(d, 1, "5D")
+    assert legal(d) == "9D"  # diamonds are now the suit led
+    play(d, 2, "9D")
+    assert d.completed_tricks[-1][1] == 2  # the joker never wins
+    play_trick(d, "2:7S 0:3S 1:QS", winner=1)
+    play_trick(d, "1:3C 2:4C 0:2C", winner=2)
+    play_trick(d, "2:8H 0:KD 1:5H", winner=2)
+    bookkeeping(d, voids=[{2}, set(), set()])
+    assert d.raw_points == [0, 13, 2] and d.deal_points == [0, 13, 2]
+
+
+def test_joker_discarded_while_able_to_follow_shows_no_void() -> None:
+    cards = "2C 3C 4C 6C 7C 2D 7D 8D 9D 2H 3H 4H 5H QS"
+    rules = small_rules("joker_hearts", cards.replace("2D ", ""))  # two jokers with three players
+    assert rules.jokers == 2 and rules.hand_size == 5
+    d = deal(rules, ["2C 7C 2H JK2 9D", "3C JK1 7D 3H 5H", "4C 6C 8D 4H QS"])
+    assert legal(d) == "2C JK2"
+    play(d, 0, "2C")
+    assert legal(d) == "3C JK1"  # able to follow, yet the joker is legal
+    play(d, 1, "JK1")
+    play(d, 2, "4C")
+    bookkeeping(d, voids=[set(), set(), set()])
+    play_trick(d, "2:6C 0:7C 1:3C", winner=0)
+    # Hearts unbroken: the joker is a card other than a heart, so hearts may not be led.
+    assert legal(d) == "9D JK2"
+    play(d, 0, "JK2")
+    assert legal(d) == "7D 3H 5H"  # after a joker lead: not a lead, hearts may be played
+    play(d, 1, "5H")
+    assert d.hearts_broken and legal(d) == "4H"
+    play(d, 2, "4H")
+    assert d.completed_tricks[-1][1] == 1
+    play_trick(d, "1:3H 2:QS 0:2H", winner=1)
+    play_trick(d, "1:7D 2:8D 0:9D", winner=0)
+    bookkeeping(d, voids=[set(), set(), {2}])  # seat 2 discarded QS on hearts
+    assert d.raw_points == [0, 17, 0] and d.moon_shooter == 1 and d.deal_points == [17, 0, 17]
+
+
+def test_two_jokers_led_the_third_card_sets_the_suit_and_wins() -> None:
+    rules = small_rules("joker_hearts", "5H", first_lead="eldest", moon="none")
+    d = deal(rules, ["JK1", "JK2", "5H"], dealer=2)
+    play_trick(d, "0:JK1 1:JK2 2:5H", winner=2)
+    assert d.deal_points == [0, 0, 1]
+
+
+def test_joker_deck_removal() -> None:
+    assert make_rules("joker_hearts", 4).removed == (parse_card("2D"),)
+    assert [card_name(c) for c in make_rules("joker_hearts", 6).removed] == ["2D", "2C", "2S", "3C", "3D"]
+    assert make_rules("joker_hearts", 3).deck.cards[-2:] == [52, 53]
+
+
+# ---------------------------------------------------------------- the widow
+
+
+@pytest.mark.parametrize(("players", "hand", "widow"), [(3, 16, 4), (4, 12, 3), (5, 10, 2), (6, 8, 4)])
+def test_heartsette_widow_sizes(players: int, hand: int, widow: int) -> None:
+    rules = make_rules("heartsette", players)
+    assert (rules.hand_size, rules.kitty_size) == (hand, widow)
+
+
+def test_widow_points_go_to_the_first_tricks_winner() -> None:
+    rules = small_rules("heartsette", "2C 3C 4C 5C AD KD QD 5H 2H 3H 4H", num_players=4)
+    assert rules.kitty_size == 3
+    hands = ["2C AD", "5C KD", "3C QD", "4C 5H"]
+    d = deal(rules, hands, dealer=3, kitty=parse_cards("2H 3H 4H"))
+    assert d.current_player == 0  # eldest leads any card
+    play_trick(d, "0:2C 1:5C 2:3C 3:4C", winner=1)
+    assert d.kitty_taker == 1 and set(parse_cards("2H 3H 4H")) <= d.taken[1]
+    play_trick(d, "1:KD 2:QD 3:5H 0:AD", winner=0)
+    assert d.raw_points == [1, 3, 0, 0] and d.deal_points == [1, 3, 0, 0]
+
+
+# ---------------------------------------------------------------- Domino Hearts
+
+
+def domino_deal(rules: Rules, hands: list[str], stock: str, dealer: int) -> ReferenceDeal:
+    """A Domino Hearts deal: ``stock`` in draw order (the first card is drawn first)."""
+    assert sorted(parse_cards(" ".join([*hands, stock]))) == rules.deck.cards, "deal the whole deck"
+    return ReferenceDeal(rules, [parse_cards(h) for h in hands], dealer, "hold", stock=parse_cards(stock))
+
+
+def cards(text: str) -> set[int]:
+    return set(parse_cards(text))
+
+
+def test_domino_preset() -> None:
+    for players in (3, 4, 5, 6):
+        rules = make_rules("domino_hearts", players)
+        assert (rules.hand_size, rules.stock_size, rules.kitty_size) == (6, 52 - 6 * players, 0)
+        assert rules.pass_count == 0 and rules.first_lead == "eldest" and rules.moon == "none"
+        assert rules.penalty_total == 13 and rules.target_score == 31
+
+
+DRAW_CARDS = "2C 3C 4C 5C 5D 6D 7D 8D 9D 2H 3H 4H 5H 6H 7S 8S"
+
+
+def test_domino_draws_until_the_suit_comes_or_the_stock_is_empty() -> None:
+    rules = small_rules("domino_hearts", DRAW_CARDS, stock_deal=3)
+    assert rules.stock_size == 7
+    d = domino_deal(rules, ["2C 3C 4C", "5D 6D 7D", "2H 3H 4H"], "8D 9D 5C 5H 6H 7S 8S", dealer=2)
+    assert d.phase == "play" and d.current_player == 0 and legal(d) == "2C 3C 4C"  # the leader never draws
+    play(d, 0, "2C")
+    # Seat 1 holds no club: it draws 8D, 9D, then 5C, and stops there; it must follow with 5C.
+    assert d.current_player == 1 and legal(d) == "5C"
+    assert d.hands[1] == cards("5D 6D 7D 8D 9D 5C")
+    bookkeeping(d, drawn=[[], parse_cards("8D 9D 5C"), []], stock=parse_cards("5H 6H 7S 8S"))
+    assert_rejected(d, "9D", "must follow suit (clubs led)")
+    play(d, 1, "5C")
+    # Seat 2 draws the whole stock without finding a club: then any card.
+    assert d.current_player == 2 and legal(d) == "2H 3H 4H 5H 6H 7S 8S"
+    bookkeeping(d, drawn=[[], parse_cards("8D 9D 5C"), parse_cards("5H 6H 7S 8S")], stock=[])
+    play_trick(d, "2:7S", winner=1)
+    # The stock is empty: a void follower plays any card, nobody draws.
+    play_trick(d, "1:9D 2:8S 0:3C", winner=1)
+    assert d.hands[2] == cards("2H 3H 4H 5H 6H")
+    play_trick(d, "1:8D 2:6H 0:4C", winner=1)  # seat 0 plays his last card: he is out
+    bookkeeping(d, out=[True, False, False])
+    # The turn skips seat 0: the trick is complete after two cards.
+    play_trick(d, "1:7D 2:5H", winner=1)
+    assert [len(plays) for plays, _ in d.completed_tricks] == [3, 3, 3, 2]
+    play_trick(d, "1:6D 2:4H", winner=1)
+    # Seat 1 plays his last card and wins: only seat 2 holds cards, and the deal ends; he adds
+    # his hand (the stock is empty) to his tricks.
+    play_trick(d, "1:5D 2:3H", winner=1)
+    assert d.phase == "done" and d.current_player == -1
+    assert d.taken[2] == cards("2H") and d.tricks_won == [0, 6, 0]
+    assert d.deal_points == [0, 4, 1]
+    bookkeeping(d, last_holder=2, stock_taker=2, end_hand=parse_cards("2H"), end_stock=[])
+    bookkeeping(d, out=[True, True, False], hands=[set(), set(), set()])  # the hand went to his tricks
+
+
+DROP_CARDS = "AC KC 2C 3C 4C 5C 6C 7C AD 2D 3D 4D 2H 3H 4H 5H 6H 7H"
+
+
+def test_domino_drop_outs_and_the_next_player_in_leads() -> None:
+    rules = small_rules("domino_hearts", DROP_CARDS, num_players=4, stock_deal=3)
+    hands = ["AC KC AD", "2C 3C 2D", "4C 2H 3H", "5C 4H 5H"]
+    d = domino_deal(rules, hands, "3D 6C 7C 4D 6H 7H", dealer=3)
+    play_trick(d, "0:AC 1:2C 2:4C 3:5C", winner=0)
+    play(d, 0, "KC")
+    play(d, 1, "3C")
+    assert d.current_player == 2 and legal(d) == "6C"  # drew 3D, then 6C
+    play(d, 2, "6C")
+    assert d.current_player == 3 and legal(d) == "7C"  # drew 7C at once
+    play(d, 3, "7C")
+    assert d.completed_tricks[-1][1] == 0
+    bookkeeping(d, drawn=[[], [], parse_cards("3D 6C"), parse_cards("7C")], stock=parse_cards("4D 6H 7H"))
+    # Seats 0 and 1 play their last cards; seat 0 wins the trick but is out, and so is seat 1
+    # on his left: seat 2 leads.
+    play(d, 0, "AD")
+    play(d, 1, "2D")
+    play(d, 2, "3D")
+    assert d.current_player == 3 and legal(d) == "4D"  # drew 4D
+    play(d, 3, "4D")
+    assert d.taken[0] >= cards("AD 2D 3D 4D") and d.tricks_won == [3, 0, 0, 0]  # seat 0 won it
+    assert d.current_player == 2
+    bookkeeping(d, out=[True, True, False, False], stock=parse_cards("6H 7H"))
+    assert d.hands[0] == d.hands[1] == set()
+    assert legal(d) == "2H 3H"
+    play_trick(d, "2:3H 3:5H", winner=3)  # two players in: two cards
+    play(d, 3, "4H")
+    assert d.current_player == 2  # the turn skips seats 0 and 1
+    play(d, 2, "2H")
+    # Both played their last card: nobody is in, and the stock goes to the last trick's winner.
+    assert d.phase == "done" and d.completed_tricks[-1][1] == 3
+    assert d.taken[3] == cards("3H 5H 4H 2H 6H 7H")
+    assert d.tricks_won == [3, 0, 0, 2]
+    assert d.deal_points == [0, 0, 0, 6] and d.raw_points == [0, 0, 0, 6]
+    bookkeeping(d, last_holder=None, stock_taker=3, end_stock=parse_cards("6H 7H"), out=[True] * 4)
+
+
+def test_domino_the_last_holder_takes_his_hand_and_the_stock() -> None:
+    rules = small_rules("domino_hearts", "AC 2C 3C 4C AH 2H 3H 4H 5H 2S", stock_deal=2)
+    d = domino_deal(rules, ["AC AH", "2C 3C", "4C 5H"], "2H 3H 4H 2S", dealer=2)
+    play_trick(d, "0:AC 1:2C 2:4C", winner=0)
+    play(d, 0, "AH")
+    assert d.current_player == 1 and legal(d) == "2H"  # drew 2H, must follow
+    play(d, 1, "2H")
+    play(d, 2, "5H")
+    # Seats 0 and 2 are out: seat 1 adds his 3C and the rest of the stock to his tricks.
+    assert d.phase == "done" and d.completed_tricks[-1][1] == 0
+    assert d.taken[1] == cards("3C 3H 4H 2S") and d.taken[0] == cards("AC 2C 4C AH 2H 5H")
+    assert d.tricks_won == [2, 0, 0]
+    assert d.deal_points == [3, 2, 0] and d.team_points == [3, 2, 0]
+    bookkeeping(
+        d,
+        hands=[set(), set(), set()],
+        last_holder=1,
+        stock_taker=1,
+        end_hand=parse_cards("3C"),
+        end_stock=parse_cards("3H 4H 2S"),
+        out=[True, False, True],
+        drawn=[[], parse_cards("2H"), []],
+        draws=[(1, parse_cards("2H"))],
+    )
+
+
+def test_domino_full_deck_deal() -> None:
+    """The preset's own deck: 6 cards each, the rest a stock; the whole deck is taken and the
+    13 hearts are scored."""
+    rules = make_rules("domino_hearts", 4)
+    rng = random.Random("domino")
+    for _ in range(10):
+        order = list(rules.deck.cards)
+        rng.shuffle(order)
+        hands = [order[6 * i : 6 * (i + 1)] for i in range(4)]
+        d = ReferenceDeal(rules, hands, 1, "hold", stock=order[24:])
+        assert d.current_player == 2
+        while d.phase != "done":
+            d.step(rng.choice(d.legal_actions()))
+        assert set().union(*d.taken) == set(rules.deck.cards) and sum(d.deal_points) == 13
+        assert d.deal_points == [sum(rules.card_points[c] for c in taken) for taken in d.taken]
+
+
+def test_domino_malformed_deals_are_rejected() -> None:
+    rules = make_rules("domino_hearts", 4)
+    order = list(rules.deck.cards)
+    hands, stock = [order[6 * i : 6 * (i + 1)] for i in range(4)], order[24:]
+    ReferenceDeal(rules, hands, 0, "hold", stock=stock)
+    bad = [
+        ({"stock": stock[:-1]}, "the stock must hold 28 cards"),  # a card missing
+        ({"stock": [*stock[:-1], hands[0][0]]}, "both in a hand and in the stock"),
+        ({"stock": [*stock[1:], stock[1]]}, "twice"),
+        ({"hands": [hands[0][:5], *hands[1:]], "stock": [hands[0][5], *stock]}, "must hold 6"),
+        ({"hands": [[*hands[0], stock[0]], *hands[1:]], "stock": stock[1:]}, "must hold 6"),
+        ({"stock": None}, "needs a stock"),
+    ]
+    for change, words in bad:
+        args = {"hands": hands, "stock": stock, **change}
+        with pytest.raises(ValueError) as err:
+            ReferenceDeal(rules, args["hands"], 0, "hold", stock=args["stock"])
+        if ReferenceDeal is reference.ReferenceDeal:  # the engine replay words its own messages
+            assert words in str(err.value), str(err.value)
+    reference_only()
+    plain = [order[13 * i : 13 * (i + 1)] for i in range(4)]
+    with pytest.raises(ValueError, match="has no stock"):
+        ReferenceDeal(make_rules("hearts"), plain, 0, "hold", stock=[0])
+
+
+# ---------------------------------------------------------------- partnerships
+
+PARTNER_CARDS = "2C 3C QS " + " ".join(r + "H" for r in "23456789TJQKA")
+TEAM_MOON_HANDS = ["3C KH QH JH", "2C 2H 3H 4H", "QS AH TH 9H", "5H 6H 7H 8H"]
+TEAM_MOON_PLAY = ["1:2C 2:9H 3:5H 0:3C", "0:KH 1:2H 2:AH 3:6H", "2:TH 3:7H 0:QH 1:3H", "0:JH 1:4H 2:QS 3:8H"]
+TEAM_MOON_WINNERS = [0, 2, 0, 0]
+PLAIN_HANDS = ["3C KH QH JH", "2C 2H 3H 4H", "QS 8H TH 9H", "5H 6H 7H AH"]
+PLAIN_PLAY = ["1:2C 2:9H 3:5H 0:3C", "0:KH 1:2H 2:8H 3:AH", "3:6H 0:QH 1:3H 2:TH", "0:JH 1:4H 2:QS 3:7H"]
+PLAIN_WINNERS = [0, 3, 0, 0]
+ALONE_HANDS = ["3C AH KH QH", "2C 2H 3H 4H", "QS JH TH 9H", "5H 6H 7H 8H"]
+ALONE_PLAY = ["1:2C 2:9H 3:5H 0:3C", "0:AH 1:2H 2:TH 3:6H", "0:KH 1:3H 2:JH 3:7H", "0:QH 1:4H 2:QS 3:8H"]
+
+
+def partnership_deal(version: str, hands: list[str], plays: list[str], winners: list[int]) -> ReferenceDeal:
+    rules = small_rules("partnership_hearts", PARTNER_CARDS, num_players=4, version=version)
+    assert rules.penalty_total == 26
+    d = deal(rules, hands, dealer=0)
+    for trick, winner in zip(plays, winners):
+        play_trick(d, trick, winner)
+    return d
+
+
+def test_partnership_a_team_moon() -> None:
+    # Seats 0 and 2 together take every heart and Q♠: they score 0, each opponent 26.
+    d = partnership_deal("A", TEAM_MOON_HANDS, TEAM_MOON_PLAY, TEAM_MOON_WINNERS)
+    assert d.raw_points == [22, 0, 4, 0]
+    assert d.deal_points == [0, 26, 0, 26] and d.team_points == [0, 52, 0, 52]
+    bookkeeping(d, moon_team=0, moon_shooter=None)
+
+
+def test_partnership_a_plain_deal_team_sums() -> None:
+    d = partnership_deal("A", PLAIN_HANDS, PLAIN_PLAY, PLAIN_WINNERS)
+    assert d.deal_points == [22, 0, 0, 4] and d.team_points == [22, 4, 22, 4]
+    bookkeeping(d, moon_team=None)
+
+
+def test_partnership_a_one_player_taking_all_is_a_team_moon() -> None:
+    d = partnership_deal("A", ALONE_HANDS, ALONE_PLAY, [0, 0, 0, 0])
+    assert d.deal_points == [0, 26, 0, 26] and d.team_points == [0, 52, 0, 52]
+
+
+def test_partnership_b_individual_scores_and_team_totals() -> None:
+    # No team moon in B: the partners' points simply add up.
+    d = partnership_deal("B", TEAM_MOON_HANDS, TEAM_MOON_PLAY, TEAM_MOON_WINNERS)
+    assert d.moon_shooter is None
+    assert d.deal_points == [22, 0, 4, 0] and d.team_points == [26, 0, 26, 0]
+    # A moon shot alone is the old moon; the team totals follow.
+    d = partnership_deal("B", ALONE_HANDS, ALONE_PLAY, [0, 0, 0, 0])
+    assert d.moon_shooter == 0
+    assert d.deal_points == [0, 26, 26, 26] and d.team_points == [26, 52, 26, 52]
+
+
+SLAM_CARDS = "2C 3C 4C 5C 2D 3D 4D TD 2H 3H 4H 5H 2S 3S QS AS"
+
+
+def test_partnership_c_slam_bid_with_a_silent_partner() -> None:
+    rules = small_rules("partnership_hearts", SLAM_CARDS, num_players=4, version="C")
+    assert rules.action_names[52:] == ("pass", "slam")
+    d = deal(rules, ["2C 2D 2H 2S", "AS 5C 3D 5H", "3C 4D 3H QS", "4C TD 4H 3S"], dealer=3)
+    assert d.phase == "declare" and d.current_player == 0 and legal_names(d) == "pass slam"
+    act(d, 0, "pass")
+    act(d, 1, "slam")
+    bookkeeping(d, bidder=1, silent_partner=3, decisions=[(0, "pass"), (1, "slam")])
+    # The bidder leads any card the lead rules allow (not the lowest club, not a heart).
+    assert d.phase == "play" and d.current_player == 1 and legal(d) == "5C 3D AS"
+    play_trick(d, "1:AS 2:QS 3:3S 0:2S", winner=1)
+    play_trick(d, "1:3D 2:4D 3:TD 0:2D", winner=3)
+    play_trick(d, "3:4C 0:2C 1:5C 2:3C", winner=1)
+    play_trick(d, "1:5H 2:3H 3:4H 0:2H", winner=1)
+    assert d.raw_points == [0, 17, 0, -10]
+    assert d.deal_points == [0, 7, 0, 7] and d.team_points == [0, 7, 0, 7]
+
+
+def test_partnership_c_bidder_holding_the_ten_of_diamonds_has_no_partner() -> None:
+    rules = small_rules(
+        "partnership_hearts", SLAM_CARDS.replace("5C", "AC").replace("5H", "AH"), 4, version="C"
+    )
+    d = deal(rules, ["2C 2D 2H 2S", "AC TD AH AS", "3C 3D 3H QS", "4C 4D 4H 3S"], dealer=3)
+    act(d, 0, "pass")
+    act(d, 1, "slam")
+    bookkeeping(d, bidder=1, silent_partner=None)
+    assert legal(d) == "AC TD AS"
+    play_trick(d, "1:AS 2:QS 3:3S 0:2S", winner=1)
+    play_trick(d, "1:AC 2:3C 3:4C 0:2C", winner=1)
+    play_trick(d, "1:TD 2:3D 3:4D 0:2D", winner=1)
+    play_trick(d, "1:AH 2:3H 3:4H 0:2H", winner=1)
+    # All the counting cards: the Omnibus slam, -T (17 in this deck), the others 0.
+    assert d.moon_shooter == 1 and d.deal_points == [0, -17, 0, 0] and d.team_points == [0, -17, 0, 0]
+
+
+def test_partnership_c_without_a_bid_is_plain_omnibus() -> None:
+    rules = small_rules("partnership_hearts", SLAM_CARDS, num_players=4, version="C")
+    d = deal(rules, ["2C 2D 2H 2S", "AS 5C 3D 5H", "3C 4D 3H QS", "4C TD 4H 3S"], dealer=3)
+    for seat in range(4):
+        act(d, seat, "pass")
+    bookkeeping(d, bidder=None, silent_partner=None)
+    assert d.phase == "play" and d.current_player == 0 and legal(d) == "2C"
+
+
+# ---------------------------------------------------------------- the shooter's choice
+
+
+@pytest.mark.parametrize(("choice", "expected"), [("moon:add", [0, 17, 17]), ("moon:subtract", [-17, 0, 0])])
+def test_shooter_choice(choice: str, expected: list[int]) -> None:
+    rules = small_rules("hearts", MOON_CARDS, moon="shooter_choice", no_tricks_bonus=-5)
+    assert rules.action_names[52:] == ("moon:add", "moon:subtract")
+    d = deal(rules, MOON_HANDS)
+    play_moon_deal(d)
+    assert d.phase == "moon_choice" and d.current_player == 0 and d.deal_points is None
+    assert legal_names(d) == "moon:add moon:subtract"
+    assert_rejected(d, "2C", "asks for a decision")
+    act(d, 0, choice)
+    assert d.phase == "done" and d.moon_shooter == 0 and d.deal_points == expected
+    bookkeeping(d, moon_choice=choice, decisions=[(0, choice)])
+
+
+def test_shooter_choice_without_a_moon_ends_at_the_last_trick() -> None:
+    d = deal(small_rules("hearts", D1_CARDS, moon="shooter_choice"), D1_HANDS, dealer=2)
+    assert_refused(d, "moon:add", "asks for a card")
+    play_d1(d)
+    assert d.phase == "done" and d.deal_points == [3, 0, 14]
+
+
 # ---------------------------------------------------------------- settlements (chips)
 
 
@@ -919,11 +1434,34 @@ def test_settlements_balance_over_random_deals(preset: str, players: int, option
 # ---------------------------------------------------------------- random playouts, every preset
 
 
+FAMILY_OPTION_SETS = [
+    ("partnership_hearts", 4, {"version": "B"}),
+    ("partnership_hearts", 4, {"version": "C"}),
+    ("partnership_hearts", 4, {"version": "B", "moon": "shooter_choice"}),
+    ("hearts", 4, {"moon": "shooter_choice"}),
+    ("joker_hearts", 3, {"jokers": 1, "removal": "joker"}),
+    ("joker_hearts", 4, {"jokers": 2, "removal": "joker", "first_lead": "eldest"}),
+    ("chasse_coeur", 4, {"first_trick_all_penalty": "not_counted", "no_points_first_trick": True}),
+    ("domino_hearts", 5, {"stock_deal": 2}),
+    ("domino_hearts", 3, {"stock_deal": 12}),
+]
+
+
 @pytest.mark.parametrize(("preset", "num_players"), all_configs())
 def test_random_deals_keep_the_invariants(preset: str, num_players: int) -> None:
-    rng = random.Random(f"{preset}-{num_players}")
-    rules = make_rules(preset, num_players=num_players)
-    for deal_index in range(20):
+    random_deals(make_rules(preset, num_players=num_players), random.Random(f"{preset}-{num_players}"))
+
+
+@pytest.mark.parametrize(("preset", "num_players", "options"), FAMILY_OPTION_SETS)
+def test_random_family_deals_keep_the_invariants(preset: str, num_players: int, options: dict) -> None:
+    rules = make_rules(preset, num_players=num_players, **options)
+    random_deals(rules, random.Random(f"{preset}-{num_players}-{options}"))
+
+
+def random_deals(rules: Rules, rng: random.Random, count: int = 20) -> None:
+    """Random deals with random legal actions: every card played once, points as the rules say."""
+    num_players = rules.num_players
+    for deal_index in range(count):
         cards = list(rules.deck.cards)
         rng.shuffle(cards)
         size = rules.hand_size
@@ -931,19 +1469,93 @@ def test_random_deals_keep_the_invariants(preset: str, num_players: int) -> None
         kitty = cards[num_players * size :] if rules.leftover == "kitty" else None
         dealer = deal_index % num_players
         totals = [rng.randrange(0, 100) for _ in range(num_players)]
-        d = ReferenceDeal(rules, hands, dealer, rules.pass_direction(deal_index), totals=totals, kitty=kitty)
+        direction = rules.pass_direction(deal_index)
+        extra = {"stock": cards[num_players * size :]} if rules.stock_deal is not None else {}
+        d = ReferenceDeal(rules, hands, dealer, direction, totals=totals, kitty=kitty, **extra)
         while d.phase != "done":
             actions = d.legal_actions()
             assert actions, f"no legal action for seat {d.current_player}"
             d.step(rng.choice(actions))
-        assert all(not hand for hand in d.hands)
-        assert sum(d.tricks_won) == size
+        if rules.stock_deal is None:
+            assert all(not hand for hand in d.hands)
+        else:  # the last player in adds his hand to his tricks (the reference empties it)
+            assert all(hand <= d.taken[seat] for seat, hand in enumerate(d.hands))
+        assert sum(d.tricks_won) == (len(d.completed_tricks) if rules.stock_deal is not None else size)
         assert set().union(*d.taken) == set(rules.deck.cards)
-        if rules.scoring == "points":
+        plain = rules.bidding == "none" and not rules.teams
+        if plain and rules.scoring == "points":
             assert d.raw_points == [sum(rules.card_points[c] for c in t) for t in d.taken]
-        if d.moon_shooter is None:
+        if plain and d.moon_shooter is None:
             bonus = [rules.no_tricks_bonus if won == 0 else 0 for won in d.tricks_won]
             assert d.deal_points == [p + b for p, b in zip(d.raw_points, bonus)]
+        if isinstance(d, reference.ReferenceDeal):
+            family_invariants(rules, d)
+            if rules.stock_deal is not None:
+                domino_invariants(rules, d, hands, extra["stock"])
+
+
+def domino_invariants(rules: Rules, d: ReferenceDeal, hands: list[list[int]], stock: list[int]) -> None:
+    """The reference's Domino bookkeeping, replayed trick by trick from the deal: a follower
+    without the suit led draws the stock in order up to the first card of that suit (or the
+    stock's end), tricks hold one card per player in, in turn from the leader, everyone but
+    the last holder ends out, and the rest of the stock goes to the stock taker."""
+    n = rules.num_players
+    held = [set(hand) for hand in hands]
+    left = list(stock)
+    draws = list(d.draws)
+    for plays, _ in d.completed_tricks:
+        leader = plays[0][0]
+        assert [seat for seat, _ in plays] == [s % n for s in range(leader, leader + n) if held[s % n]]
+        suit = plays[0][1] // 13
+        for k, (seat, card) in enumerate(plays):
+            if k and left and all(c // 13 != suit for c in held[seat]):
+                drawer, cards = draws.pop(0)
+                assert drawer == seat and cards == left[: len(cards)]
+                assert all(c // 13 != suit for c in cards[:-1])
+                assert cards[-1] // 13 == suit or len(cards) == len(left)
+                held[seat] |= set(cards)
+                del left[: len(cards)]
+            held[seat].remove(card)
+    assert not draws and left == d.end_stock and all(not hand for hand in d.hands)
+    assert [[c for seat, cards in d.draws if seat == s for c in cards] for s in range(n)] == d.drawn
+    in_at_end = [s for s in range(n) if held[s]]
+    assert in_at_end == ([d.last_holder] if d.last_holder is not None else [])
+    assert d.end_hand == sorted(held[d.last_holder]) if in_at_end else d.end_hand == []
+    assert d.out == [s != d.last_holder for s in range(n)]
+    assert d.stock_taker == (d.last_holder if in_at_end else d.completed_tricks[-1][1])
+    assert set(d.end_stock) <= d.taken[d.stock_taker]
+
+
+def family_invariants(rules: Rules, d: ReferenceDeal) -> None:
+    """The reference's scoring of the decisions, teams and the penalty suit, deal by deal."""
+    n, raw, points = rules.num_players, d.raw_points, d.deal_points
+    turns = [seat for seat, name in d.decisions if not name.startswith(("suit:", "moon:"))]
+    assert turns == [(d.eldest + k) % n for k in range(len(turns))]  # in turn from eldest hand
+    if rules.scoring == "points":
+        assert raw == [sum(d.card_points[c] for c in d.counted(seat)) for seat in range(n)]
+    if d.declarer is not None:
+        g = rules.general_points
+        made = [
+            [0 if s == d.declarer else g for s in range(n)],
+            [g if s == d.declarer else 0 for s in range(n)],
+        ]
+        assert points in made
+    if rules.bidding == "auction":
+        assert d.penalty_suit is not None and sum(raw) == d.penalty_total
+        expected = [p + (d.winning_bid if s == d.auction_winner else 0) for s, p in enumerate(raw)]
+        assert points == expected
+    if d.silent_partner is not None:
+        assert points[d.bidder] == points[d.silent_partner] == d.team_points[d.bidder]
+    if not rules.teams:  # a slam pair's points are already their sum
+        assert d.team_points == points
+    else:
+        for seat in range(n):
+            team = [s for s in range(n) if rules.team_of[s] == rules.team_of[seat]]
+            assert d.team_points[seat] == sum(points[s] for s in team)
+    if rules.team_scoring == "sum" and d.moon_team is None:
+        assert points == raw
+    if d.moon_choice is not None:
+        assert d.decisions[-1] == (d.moon_shooter, d.moon_choice)
 
 
 @pytest.mark.parametrize("rule", ["play", "redeal", "not_counted", "to_lowest"])

@@ -172,3 +172,25 @@ def test_greek_culbertson_forbids_a_heart_lead_to_the_first_trick() -> None:
     table.reset(options={"hands": hands, "dealer": 3, "pass_direction": "hold"})
     legal = [c for c in range(52) if int(table.legal()[0]) >> c & 1]
     assert table.state.current[0] == 0 and legal == parse_cards(hands[0][10:])
+
+
+def test_heartsette_widow_goes_to_the_first_trick_winner_and_only_he_sees_it() -> None:
+    rules = make_rules("heartsette", 4)  # 2♠ out, 12 cards each, a widow of 3
+    deck = [c for c in ALL_CARDS if c not in ("2S", "2H", "3H", "AH")]
+    table = Table(rules, 1)
+    table.reset(
+        options={"hands": [deck[0::4], deck[1::4], deck[2::4], deck[3::4]], "kitty": ["2H", "3H", "AH"]}
+    )
+    rng = np.random.default_rng(4)
+    while table.state.trick_number[0] == 0:
+        table.step(random_bit(table.legal(), rng))
+    taker = int(table.state.first_trick_winner[0])
+    widow = parse_cards("2H 3H AH")
+    assert all(int(table.state.taken[0, taker]) >> c & 1 for c in widow)
+    lay = table.observer.layout
+    for seat in range(4):
+        obs = table.observe(np.array([seat]))[0]
+        seen = lay.view(obs, "points_taken") * 26
+        assert lay.view(obs, "kitty")[widow].sum() == (3 if seat == taker else 0)
+        mine = round(seen[(taker - seat) % 4])
+        assert mine == int(table.state.points[0, taker]) - (0 if seat == taker else 3)

@@ -52,8 +52,50 @@ def test_masks_and_decks() -> None:
 def test_every_preset_and_player_count_builds() -> None:
     for preset, n in all_configs():
         rules = make_rules(preset, n)
-        assert rules.hand_size * n + rules.kitty_size == len(rules.deck)
-    assert len(all_configs()) == 45
+        assert rules.hand_size * n + rules.kitty_size + rules.stock_size == len(rules.deck)
+    # 11 presets (45 configurations) and chasse_coeur 3-6, auction_hearts 4-6, joker_hearts 3-6,
+    # heartsette 3-6, domino_hearts 3-6, partnership_hearts 4.
+    assert len(all_configs()) == 45 + 4 + 3 + 4 + 4 + 4 + 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "hand", "widow", "removed"),
+    [
+        ("joker_hearts", 3, 18, 0, ""),  # two jokers with three players: 54 cards
+        ("joker_hearts", 4, 13, 0, "2D"),
+        ("joker_hearts", 5, 10, 0, "2D 2C 2S"),
+        ("joker_hearts", 6, 8, 0, "2D 2C 2S 3C 3D"),
+        ("heartsette", 3, 16, 4, ""),
+        ("heartsette", 4, 12, 3, "2S"),
+        ("heartsette", 5, 10, 2, ""),
+        ("heartsette", 6, 8, 4, ""),
+    ],
+)
+def test_jokers_and_widows_deal_equal_hands(
+    preset: str, players: int, hand: int, widow: int, removed: str
+) -> None:
+    rules = make_rules(preset, players)
+    assert (rules.hand_size, rules.kitty_size) == (hand, widow)
+    assert sorted(rules.removed) == sorted(parse_cards(removed))
+
+
+def test_action_names_and_phases() -> None:
+    auction = make_rules("auction_hearts")
+    assert auction.action_names[:52] == tuple(card_name(c) for c in range(52))
+    assert auction.action_names[52:] == (
+        "pass",
+        *(f"bid:{n}" for n in range(1, 14)),
+        "suit:C",
+        "suit:D",
+        "suit:H",
+        "suit:S",
+    )
+    assert auction.phases == ("passing", "playing", "bid", "name_suit")
+    assert make_rules("chasse_coeur").decisions == ("pass", "general")
+    assert make_rules("partnership_hearts", version="C").decisions == ("pass", "slam")
+    assert make_rules("joker_hearts", 3).action_names[52:] == ("JK1", "JK2")
+    assert make_rules("hearts", moon="shooter_choice").decisions == ("moon:add", "moon:subtract")
+    assert make_rules("hearts").action_names == tuple(card_name(c) for c in range(52))
 
 
 @pytest.mark.parametrize(
@@ -146,6 +188,9 @@ READING_CHECKS = {
     ("hearts_1887", "moon"): lambda r: r.moon == "old",
     ("hearts_1887", "double"): lambda r: r.card_points[parse_card("KH")] == 13,
     ("hearts_1887", "eagle"): lambda r: r.card_points[parse_card("KH")] == 4,
+    ("heartsette", "modern"): lambda r: (
+        r.card_points[parse_card("QS")] == 13 and r.first_lead == "lowest_club" and r.kitty_size == 3
+    ),
 }
 
 

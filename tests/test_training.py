@@ -133,3 +133,23 @@ def test_masking_never_lets_an_illegal_card_through() -> None:
 def test_missing_shipped_checkpoint_is_named() -> None:
     with pytest.raises(FileNotFoundError, match="no PPO checkpoint ships for omnibus with 5 players"):
         agents.make("ppo", "omnibus", 5)
+
+
+@pytest.mark.parametrize("name", agents.ppo.shipped())
+def test_every_shipped_checkpoint_loads_and_plays_a_deal(name: str) -> None:
+    """The shipped policies still fit their presets' observation and action spaces."""
+    preset, players = name.rsplit("-", 1)
+    num_players = int(players.rstrip("p"))
+    agent = agents.make("ppo", preset, num_players)
+    table = Table(make_rules(preset, num_players), 8)
+    table.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while not table.deal_over.all():
+        obs = {"observation": table.observe(), "action_mask": table.action_mask()}
+        actions = agent.act(obs, rng)
+        live = ~table.deal_over
+        assert (obs["action_mask"][np.flatnonzero(live), actions[live]] == 1).all()
+        table.step(actions)
+    totals = table.deal_points.sum(axis=1)
+    total = table.rules.penalty_total
+    assert ((totals == total) | (totals == total * (num_players - 1))).all(), totals

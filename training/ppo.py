@@ -363,10 +363,10 @@ def collect(
 ) -> None:
     """Play ``len(buf.offsets) - 1`` steps of every game into ``buf``. With a ``teacher``, it
     plays every seat and its decisions are stored (imitation); otherwise the league decides."""
-    s, rows = table.state, np.arange(table.num_games)
+    rows = np.arange(table.num_games)
     n = 0
     for t in range(len(buf.offsets) - 1):
-        seat = s.current.copy()  # (B,)
+        seat = table.current_player.copy()  # (B,)
         obs, mask = table.observe(), table.action_mask()  # (B, D) float32, (B, A) int8
         actions = np.empty(table.num_games, np.int64)
         who = np.zeros(table.num_games, np.int64) if teacher else league.controller[rows, seat]
