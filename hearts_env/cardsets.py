@@ -32,7 +32,8 @@ def count(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 def counts(lo: np.ndarray, hi: np.ndarray, width: int) -> np.ndarray:
     """Copies (0, 1, 2) of cards 0..width-1 in each set: uint8, shape ``lo.shape + (width,)``."""
-    return unpack(lo, width) + unpack(hi, width)
+    shape = (*np.shape(lo), width)
+    return (unpack(lo, width) + unpack(hi, width)).reshape(shape)
 
 
 def add(a_lo: np.ndarray, a_hi: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> Words:

@@ -2,10 +2,10 @@
 
 State is a :class:`State` record whose fields all have a leading batch axis. Hands, cards taken
 and cards played are ``uint64`` bitmasks (bit ``c`` = card ``c``); with two decks (Cancellation
-Hearts) each card set has a second word of the cards held twice, in the ``*_hi`` fields
-(:mod:`hearts_env.cardsets`), and those games always take the per-game path. A deal is a passing phase
-(``pass_count`` single-card decisions per seat, seat by seat from eldest hand; the exchange
-happens once every seat has chosen) followed by the play phase. Games need not be in step —
+Hearts) each card set has a second word, of the cards it holds twice, in the ``*_hi`` fields
+(:mod:`hearts_env.cardsets`), and those games always take the per-game path. A deal is a
+passing phase (``pass_count`` single-card decisions per seat, seat by seat from eldest hand;
+the exchange happens once every seat has chosen) followed by the play phase. Games need not be in step —
 a batch may mix passing and playing games, or deals of different directions — but the common
 case (every game at the same position in its trick, see ``State.lockstep``) is what the code
 keeps cheap: branches are taken on whole-batch conditions, never per game in Python.
@@ -217,6 +217,9 @@ class Engine:
         )
         self.offsets = np.array([rules.pass_offset(d) for d in PASS_DIRECTIONS], dtype=np.int64)
         self.next_seat = (np.arange(self.num_players) + 1) % self.num_players
+        seats = np.arange(self.num_players)
+        # _turn_after_dealer[dealer, seat]: seat's place in turn from the dealer's left (0: eldest).
+        self._turn_after_dealer = (seats[None, :] - seats[:, None] - 1) % self.num_players
         # _void_bits[5 * seat + suit]: the State.voids bit of seat showing out of suit (a joker
         # lead, pseudo-suit 4, reveals nothing).
         self._void_bits = np.array(
@@ -446,9 +449,7 @@ class Engine:
         """Two decks: set the second words of a new deal in ``rows`` and return the first ones."""
         s.hands_hi[rows] = s.held_hi[rows] = hands[..., 1]
         s.kitty_hi[rows] = kitty[..., 1]
-        for name in ("taken_hi", "chosen_hi", "received_hi"):
-            getattr(s, name)[rows] = ZERO
-        for name in ("trick_pairs", "carried", "carried_hi"):
+        for name in ("taken_hi", "chosen_hi", "received_hi", "trick_pairs", "carried", "carried_hi"):
             getattr(s, name)[rows] = ZERO
         return hands[..., 0], kitty[..., 0]
 
@@ -483,9 +484,9 @@ class Engine:
             held = np.bitwise_or.reduce(s.hands[rows], axis=1) & SUIT_MASK[CLUBS]
             lowest = held & (~held + U64(1))
             # Its holder nearest the dealer's left (two decks: the lowest club may be held twice).
-            order = (s.dealer[rows][:, None] + 1 + np.arange(self.num_players)) % self.num_players
-            holds = (np.take_along_axis(s.hands[rows], order, axis=1) & lowest[:, None]) != ZERO
-            s.leader[rows] = order[np.arange(len(rows)), np.argmax(holds, axis=1)]
+            holds = (s.hands[rows] & lowest[:, None]) != ZERO  # (k, P)
+            turn = np.where(holds, self._turn_after_dealer.take(s.dealer[rows], axis=0), self.num_players)
+            s.leader[rows] = np.argmin(turn, axis=1)
         if self.rules.bidding in ("auction", "slam"):  # the auction's winner or the slam bidder leads
             s.leader[rows] = np.where(s.bidder[rows] >= 0, s.bidder[rows], s.leader[rows])
         s.current[rows] = s.leader[rows]
@@ -510,7 +511,8 @@ class Engine:
             play = self._legal_play(s, hand, bool(s.position[0] == 0), s.trick_number == 0)
             return np.where(passing, choose, play)
         if self.two_decks:  # a card stays legal while the hand holds more copies than chosen
-            choose = cardsets.more_than(hand, s.hands_hi.take(flat), s.chosen.take(flat), s.chosen_hi.take(flat))
+            chosen = s.chosen.take(flat), s.chosen_hi.take(flat)
+            choose = cardsets.more_than(hand, s.hands_hi.take(flat), *chosen)
         else:
             choose = hand & ~s.chosen.take(flat)
         legal = np.where(s.phase == PASSING, choose, ZERO)

@@ -57,6 +57,7 @@ from functools import cached_property
 
 import numpy as np
 
+from hearts_env import cardsets
 from hearts_env.bits import BIT, U64, ZERO
 from hearts_env.decisions import PHASE_NAMES
 from hearts_env.engine import DONE, Engine, State
@@ -360,10 +361,12 @@ class Observer:
             relative = (owner - seats) % p  # (B,) where the taker sits for each observer
             rows = np.flatnonzero(hidden)
             points = points.copy()
-            kitty_points = self.engine.mask_points(s.kitty[rows])
+            worth = self.engine.mask_points
             if self.engine.two_decks:
-                kitty_points += self.engine.mask_points(s.kitty_hi[rows])
-            points[rows, relative[rows]] -= kitty_points
+                hidden_points = cardsets.points(s.kitty[rows], s.kitty_hi[rows], worth)
+            else:
+                hidden_points = worth(s.kitty[rows])
+            points[rows, relative[rows]] -= hidden_points
         return kitty, points
 
     def _observe_one(self, s: State, seat: int, out: np.ndarray) -> np.ndarray:

@@ -33,9 +33,17 @@ decisions or jokers an action is simply a card index.
 :func:`reference_settle` pays one finished deal in chips (``rules.settlement``) and
 :func:`reference_settle_game` pays Black Maria's end-of-game settlement.
 
+Two decks (``rules.decks == 2``, Cancellation Hearts; notes/cancellation-decisions.md): every
+card exists twice, so hands, the cards taken and the kitty are sorted lists in which a card
+appears twice when both copies are there (one deck keeps sets); an action names an identity and
+plays (passes) one copy. Identical cards in one trick cancel each other; a trick with two such
+pairs, or without a card of the suit led that survives, is cancelled: its cards (with the kitty
+when it was the first trick) wait in ``carried`` for the next trick that is not cancelled, and
+its leader leads again; a cancelled last trick leaves ``carried`` to nobody.
+
 The details RULES.md leaves open are settled by the project's decisions
-(``notes/rules-decisions.md``, ``notes/family-decisions.md``, ``notes/domino-decisions.md``);
-the docstrings below say which reading each one follows.
+(``notes/rules-decisions.md``, ``notes/family-decisions.md``, ``notes/domino-decisions.md``,
+``notes/cancellation-decisions.md``); the docstrings below say which reading each one follows.
 
 Cards are indices (``13 * suit + rank``, see :mod:`hearts_env.cards`); seat ``i + 1`` sits to
 the left of seat ``i`` and plays after it.
@@ -44,6 +52,7 @@ the left of seat ``i`` and plays after it.
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from collections.abc import Callable
 
 from hearts_env.cards import (
@@ -176,6 +185,28 @@ class ReferenceDeal:
     ``current_player`` is the seat to act once the automatic draws have happened: when a seat's
     turn to follow comes, its draws are done before control returns, so ``hands`` and
     ``legal_actions()`` already hold the drawn cards.
+
+    Two decks (``rules.decks == 2``, Cancellation Hearts; notes/cancellation-decisions.md):
+
+    * ``two_decks`` — ``True`` (``False`` with one deck);
+    * ``hands`` and ``taken`` are sorted lists of card indices, a card twice when both copies
+      are there (one deck: sets); ``pass_chosen`` may name a card twice (both copies chosen);
+      ``kitty`` is sorted and may repeat a card too;
+    * ``completed_tricks`` — a cancelled trick's winner is ``None``; ``tricks_won`` counts only
+      the tricks that were not cancelled (a cancelled trick is a trick played, won by nobody);
+    * ``trick_pairs`` — per completed trick, the cards (identities, sorted) whose two copies fell
+      in it and cancelled each other (``[]`` for every trick with one deck);
+    * ``cancelled_tricks`` — ``(trick index, reason)`` for each cancelled trick, ``reason``
+      ``"two_pairs"`` (two or more cancelled pairs) or ``"nothing_survives"`` (no card of the
+      suit led is left that is not cancelled; checked after the pairs);
+    * ``carried`` — sorted, the cards set aside by cancelled tricks (with the kitty, when the
+      first trick was cancelled) that wait for the winner of the next trick not cancelled; once
+      the deal is done, the cards that went to nobody (the last trick was cancelled);
+    * ``kitty_taker`` — the winner of the first trick that was not cancelled (he took the
+      kitty), ``None`` without a kitty or when every trick was cancelled.
+
+    ``cancelled`` stays the flag of a redealt deal (``first_trick_all_penalty="redeal"``), which
+    two decks do not have: it says nothing about cancelled tricks.
     """
 
     def __init__(
@@ -202,6 +233,7 @@ class ReferenceDeal:
         self.num_players = n
         self.dealer = operator.index(dealer)
         self.pass_direction = pass_direction
+        self.two_decks = rules.decks == 2
         self.kitty: list[int] = sorted(int(c) for c in (kitty or []))
         self.totals: list[int] = list(totals) if totals is not None else [0] * n
         self.stock: list[int] = [int(c) for c in stock] if stock is not None else []
@@ -209,8 +241,18 @@ class ReferenceDeal:
 
         self.action_index: dict[str, int] = {name: i for i, name in enumerate(rules.action_names)}
         self.card_points: tuple[int, ...] = rules.card_points
-        self.hands: list[set[int]] = [{int(c) for c in hand} for hand in hands]
-        self.taken: list[set[int]] = [set() for _ in range(n)]
+        # One deck: sets of cards; two decks: sorted lists, a card twice for both copies.
+        self.hands: list[set[int]] | list[list[int]]
+        self.taken: list[set[int]] | list[list[int]]
+        if self.two_decks:
+            self.hands = [sorted(int(c) for c in hand) for hand in hands]
+            self.taken = [[] for _ in range(n)]
+        else:
+            self.hands = [{int(c) for c in hand} for hand in hands]
+            self.taken = [set() for _ in range(n)]
+        self.carried: list[int] = []
+        self.trick_pairs: list[list[int]] = []
+        self.cancelled_tricks: list[tuple[int, str]] = []
         self.tricks_won: list[int] = [0] * n
         self.raw_points: list[int] | None = None
         self.deal_points: list[int] | None = None
@@ -294,7 +336,8 @@ class ReferenceDeal:
                 )
         expected_kitty = rules.kitty_size if rules.leftover == "kitty" else 0
         if len(self.kitty) != expected_kitty:
-            raise ValueError(f"the kitty must hold {expected_kitty} cards, got {len(self.kitty)}")
+            held = f": {_names(self.kitty)}" if self.two_decks and self.kitty else ""
+            raise ValueError(f"the kitty must hold {expected_kitty} cards, got {len(self.kitty)}{held}")
         if len(self.stock) != rules.stock_size:
             raise ValueError(
                 f"the stock must hold {rules.stock_size} cards (the deck less the hands), "
@@ -305,6 +348,9 @@ class ReferenceDeal:
         for c in dealt:
             if not 0 <= c < NUM_STANDARD_CARDS + len(JOKERS):
                 raise ValueError(f"card {c} is not a card index (0..51, jokers 52 and 53)")
+        if self.two_decks:
+            self._validate_copies(dealt)
+            return
         both = set(in_hands) & set(self.stock)
         if both:
             raise ValueError(f"cards both in a hand and in the stock: {_names(both)}")
@@ -319,6 +365,26 @@ class ReferenceDeal:
         if missing:
             where = " (neither to a hand nor to the stock)" if rules.stock_deal is not None else ""
             raise ValueError(f"cards of the deck were not dealt{where}: {_names(missing)}")
+
+    def _validate_copies(self, dealt: list[int]) -> None:
+        """Two decks: every card of the deck dealt exactly twice over the hands and the kitty
+        (a hand may hold both copies); the message names each card that is wrong."""
+        deck, counts = Counter(self.rules.deck.cards), Counter(dealt)
+        extra = {c for c in counts if c not in deck}
+        if extra:
+            raise ValueError(f"cards not in this deck were dealt: {_names(extra)}")
+        over = sorted(c for c in counts if counts[c] > deck[c])
+        if over:
+            raise ValueError(
+                "cards dealt more than twice (two decks hold every card twice, over the hands and "
+                "the kitty): " + ", ".join(f"{card_name(c)} {counts[c]} times" for c in over)
+            )
+        missing = sorted(c for c in deck if counts[c] < deck[c])
+        if missing:
+            raise ValueError(
+                "cards of the two decks were not dealt twice (over the hands and the kitty): "
+                + ", ".join(f"{card_name(c)} {counts[c]} times" for c in missing)
+            )
 
     # ------------------------------------------------------------------ public interface
 
@@ -382,14 +448,20 @@ class ReferenceDeal:
     # ------------------------------------------------------------------ passing
 
     def _passable(self, seat: int) -> set[int]:
-        """Cards ``seat`` may still choose to pass: in hand and not chosen yet."""
+        """Cards ``seat`` may still choose to pass: in hand and not chosen yet (two decks: the
+        hand holds more copies of the card than are chosen already)."""
+        if self.two_decks:
+            hand, chosen = self.hands[seat], self.pass_chosen[seat]
+            return {c for c in set(hand) if hand.count(c) > chosen.count(c)}
         return self.hands[seat] - set(self.pass_chosen[seat])
 
     def _choose_pass_card(self, seat: int, card: int) -> None:
         if card not in self.hands[seat]:
             raise ValueError(f"seat {seat} cannot pass {card_name(card)}: it is not in the hand")
-        if card in self.pass_chosen[seat]:
-            raise ValueError(f"seat {seat} cannot pass {card_name(card)}: it is already chosen")
+        if card not in self._passable(seat):
+            held = self.hands[seat].count(card) if self.two_decks else 1
+            copies = f" (the hand holds {held} copies, both chosen)" if held > 1 else ""
+            raise ValueError(f"seat {seat} cannot pass {card_name(card)}: it is already chosen{copies}")
         self.pass_chosen[seat].append(card)
         if len(self.pass_chosen[seat]) < self.rules.pass_count:
             return
@@ -404,6 +476,15 @@ class ReferenceDeal:
         """Every seat gives its chosen cards to ``(seat + offset) % n`` at the same time."""
         n = self.num_players
         offset = self.rules.pass_offset(self.pass_direction)
+        if self.two_decks:  # one copy per choice
+            for seat in range(n):
+                for card in self.pass_chosen[seat]:
+                    self.hands[seat].remove(card)
+            for seat in range(n):
+                self.hands[(seat + offset) % n] = sorted(
+                    self.hands[(seat + offset) % n] + self.pass_chosen[seat]
+                )
+            return
         for seat in range(n):
             self.hands[seat] -= set(self.pass_chosen[seat])
         for seat in range(n):
@@ -569,8 +650,9 @@ class ReferenceDeal:
             return self.opening_leader
         if self.rules.first_lead == "eldest":
             return self.eldest
-        club = self._first_club()
-        return next(seat for seat, hand in enumerate(self.hands) if club in hand)
+        club = self._first_club()  # with two decks its holder nearest the dealer's left
+        n = self.num_players
+        return next(s % n for s in range(self.eldest, self.eldest + n) if club in self.hands[s % n])
 
     def _legal_play(self, seat: int) -> tuple[set[int], dict[int, str]]:
         """The cards ``seat`` may play now, and why each other card in hand may not be played.
@@ -585,7 +667,7 @@ class ReferenceDeal:
         leading: any card, subject to the first-trick penalty ban only.
         """
         rules = self.rules
-        hand = self.hands[seat]
+        hand = set(self.hands[seat])  # the identities held (two decks: a copy or both)
         why_not: dict[int, str] = {}
 
         def narrow(allowed: set[int], keep: set[int], reason: str) -> set[int]:
@@ -717,6 +799,10 @@ class ReferenceDeal:
         other variants that is after the last trick, when every hand is empty; in Domino Hearts
         the one player still in (if any) adds his hand and the remaining stock to his tricks,
         and when nobody is in the remaining stock goes to the winner of this last trick."""
+        if self.two_decks:
+            self._finish_two_deck_trick()
+            return
+        self.trick_pairs.append([])
         lead_suit = self.lead_suit
         winner, _ = max(((s, c) for s, c in self.trick if _suit(c) == lead_suit), key=lambda sc: sc[1])
         cards = {c for _, c in self.trick}
@@ -740,6 +826,43 @@ class ReferenceDeal:
             return
         if self.rules.stock_deal is not None:
             self._take_the_rest(seats_in[0] if seats_in else None, winner)
+        self._score()
+
+    def _finish_two_deck_trick(self) -> None:
+        """Two decks (notes/cancellation-decisions.md), judged when the trick is complete: both
+        copies of a card in the trick cancel each other. Two or more such pairs, or no card of
+        the suit led left that is not cancelled: the whole trick is cancelled; its cards join
+        ``carried`` (with the kitty, when it is the first trick), nobody wins it, and its leader
+        leads the next trick. Otherwise the highest card of the suit led that is not cancelled
+        wins the trick, the cards it carries and (first winner) the kitty, and leads next.
+        After the last trick whatever is still carried goes to nobody."""
+        plays, lead_suit = self.trick, self.lead_suit
+        counts = Counter(c for _, c in plays)
+        pairs = sorted(c for c, k in counts.items() if k >= 2)
+        survivors = [(s, c) for s, c in plays if _suit(c) == lead_suit and c not in pairs]
+        self.trick_pairs.append(pairs)
+        if self.is_first_trick and self.kitty:
+            self.carried = sorted(self.carried + self.kitty)  # the kitty goes with the first trick
+        self.carried = sorted(self.carried + [c for _, c in plays])
+        if len(pairs) >= 2 or not survivors:
+            reason = "two_pairs" if len(pairs) >= 2 else "nothing_survives"
+            self.cancelled_tricks.append((self.tricks_played, reason))
+            winner = None
+            next_leader = plays[0][0]
+        else:
+            winner, _ = max(survivors, key=lambda sc: sc[1])
+            self.taken[winner] = sorted(self.taken[winner] + self.carried)
+            if self.kitty and self.kitty_taker is None:
+                self.kitty_taker = winner
+            self.carried = []
+            self.tricks_won[winner] += 1
+            next_leader = winner
+        self.completed_tricks.append((plays, winner))
+        self.trick = []
+        self.tricks_played += 1
+        if self._seats_in():
+            self.current_player = next_leader
+            return
         self._score()
 
     def _take_the_rest(self, last_holder: int | None, last_winner: int) -> None:
@@ -771,16 +894,20 @@ class ReferenceDeal:
             score += points[QUEEN_OF_DIAMONDS]
         return max(score, 0)
 
-    def counted(self, seat: int) -> set[int]:
+    def counted(self, seat: int) -> set[int] | list[int]:
         """The cards ``seat`` took that score: all he took, less the ``uncounted`` ones (so an
-        uncounted Q♥ or Q♠ has no Royal effect either)."""
+        uncounted Q♥ or Q♠ has no Royal effect either). Two decks: every copy he took (a sorted
+        list; two decks have no uncounted cards)."""
+        if self.two_decks:
+            return [c for c in self.taken[seat] if c not in self.uncounted]
         return self.taken[seat] - self.uncounted
 
     @property
     def penalty_total(self) -> int:
         """The deal's penalty total T: the positive points in play (``rules.penalty_total``, or
-        the penalty suit's cards in Auction Hearts) less the points of the uncounted cards
-        (``"not_counted"``); in Royal scoring the moon rules use the shooter's score."""
+        the penalty suit's cards in Auction Hearts; with two decks every copy: 52 in
+        Cancellation Hearts) less the points of the uncounted cards (``"not_counted"``); in
+        Royal scoring the moon rules use the shooter's score."""
         if self.rules.scoring == "points":
             total = sum(max(self.card_points[c], 0) for c in self.rules.deck.cards)
         else:
@@ -811,6 +938,13 @@ class ReferenceDeal:
         is left to take."""
         moon_cards = self._moon_cards()
         if not moon_cards:
+            return None
+        if self.two_decks:  # every copy: both of each card (none may have gone to nobody)
+            need = Counter(c for c in self.rules.deck.cards if c in moon_cards)
+            for index, group in enumerate(seats):
+                got = Counter(c for s in group for c in self.taken[s])
+                if all(got[c] >= k for c, k in need.items()):
+                    return index
             return None
         for index, group in enumerate(seats):
             if moon_cards <= set().union(*(self.taken[s] for s in group)):

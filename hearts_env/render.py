@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from hearts_env.table import Table
 
 
-def hand_text(mask: int) -> str:
+def hand_text(mask: int, twice: int = 0) -> str:
     """Cards of a mask grouped by suit, high cards first: ``♣ A 10 2  ♦ -  ♥ Q  ♠ K 3``."""
-    cards = cards_of(mask)
+    cards = sorted(cards_of(mask) + cards_of(twice))  # two decks: ``twice`` holds the second copies
     groups = []
     for suit, symbol in enumerate(SUIT_SYMBOLS):
         ranks = [card_symbol(c)[:-1] for c in reversed(cards) if c // 13 == suit]
@@ -38,7 +38,7 @@ def render_text(table: Table, game: int = 0) -> str:
         f"pass {direction}, {phase}"
     ]
     width = max(len(f"player_{n - 1}"), 8)
-    hands = [hand_text(int(s.hands[g, seat])) for seat in range(n)]
+    hands = [hand_text(int(s.hands[g, seat]), int(s.hands_hi[g, seat])) for seat in range(n)]
     hand_width = max(48, *(len(h) for h in hands))
     for seat in range(n):
         marker = "▶" if s.phase[g] != DONE and s.current[g] == seat else " "

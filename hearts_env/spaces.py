@@ -13,7 +13,6 @@ import numpy as np
 from hearts_env.observation import POINT_SCALE, Layout, layout
 from hearts_env.rules import Rules
 
-
 COUNTED_PIECES = ("hand", "played_by_seat", "passed", "received", "kitty")
 """The card pieces that hold counts (0, 1, 2) with two decks (``current_trick`` does not)."""
 

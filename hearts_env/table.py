@@ -139,7 +139,10 @@ class Table:
             raise TypeError(f"new_game must be True or False, got {new_game!r}")
         masks = order = None
         if options.get("hands") is not None:
-            hands, kitty = options["hands"], options.get("kitty")
+            if options.get("kitty") is not None and options.get("widow") is not None:
+                raise ValueError("give the kitty as 'kitty' or as 'widow' (the same thing), not both")
+            hands = options["hands"]
+            kitty = options.get("kitty") if options.get("kitty") is not None else options.get("widow")
             if not _is_sequence(hands) or not all(_is_sequence(h) for h in hands):
                 raise TypeError(
                     f"hands must be a list of {n} lists of cards (e.g. [['2C', 'QS', ...], ...]), "
@@ -171,16 +174,18 @@ class Table:
         """Start a deal in every game: a new game, or (``new_game=False``) each game's next deal.
 
         ``options``: ``hands`` (one list of cards per seat, as dealt, a card twice for both
-        copies with two decks; the same deal in every game), ``kitty``, ``dealer`` (int), ``pass_direction`` (``"left"`` …) and ``new_game``
-        (``True`` forces a new game). Unknown keys are ignored. Everything is validated before
-        anything changes: a failed reset leaves the games and the random generator as they were.
+        copies with two decks; the same deal in every game), ``kitty``, ``dealer`` (int),
+        ``pass_direction`` (``"left"`` …) and ``new_game`` (``True`` forces a new game).
+        Unknown keys are ignored. Everything is validated before anything changes: a failed
+        reset leaves the games and the random generator as they were.
         """
         plan = self.parse_reset(seed, options)
         new_game = new_game or plan.new_game
         if plan.seed is not None:
             self.rng = np.random.default_rng(plan.seed)
         if plan.masks is not None:
-            hands, kitty = (np.array(part, dtype=np.uint64) for part in (plan.masks[:-1], plan.masks[-1]))
+            hands = np.array(plan.masks[:-1], dtype=np.uint64)  # (P,); two decks (P, 2)
+            kitty = np.array(plan.masks[-1], dtype=np.uint64)
             hands = np.broadcast_to(hands, (self.num_games, *hands.shape)).copy()
             kitty = np.broadcast_to(kitty, (self.num_games, *kitty.shape)).copy()
         else:
@@ -233,9 +238,10 @@ class Table:
 
         ``hands`` (B, P) uint64 masks as dealt (see :meth:`Engine.hands_from_cards` to build
         them from card names); ``kitty`` (B,); with two decks both words of each, ``hands``
-        (B, P, 2) and ``kitty`` (B, 2) (:func:`hearts_env.cardsets.stack`); ``dealer`` and ``pass_direction`` (a name or
-        direction indices into ``PASS_DIRECTIONS``) per game or for all; ``stock`` (B, S) int64
-        Domino Hearts' undealt cards in draw order (None: a random order from the generator).
+        (B, P, 2) and ``kitty`` (B, 2) (:func:`hearts_env.cardsets.stack`); ``dealer`` and
+        ``pass_direction`` (a name or direction indices into ``PASS_DIRECTIONS``) per game or
+        for all; ``stock`` (B, S) int64 Domino Hearts' undealt cards in draw order (None: a
+        random order from the generator).
         """
         b, words = self.num_games, (2,) if self.engine.two_decks else ()
         hands = np.asarray(hands, dtype=np.uint64).reshape(b, self.rules.num_players, *words)
@@ -272,7 +278,8 @@ class Table:
         if (cardsets.count(lo, hi) != self.rules.hand_size).any():
             raise ValueError(f"every hand must hold {self.rules.hand_size} cards")
         copies = cardsets.counts(lo, hi, 64).sum(axis=1) + cardsets.counts(kitty[:, 0], kitty[:, 1], 64)
-        wrong = np.flatnonzero((copies != cardsets.counts(U64(self.rules.deck_mask), U64(0), 64) * 2).any(axis=0))
+        deck = 2 * cardsets.counts(U64(self.rules.deck_mask), U64(0), 64)  # (64,)
+        wrong = np.flatnonzero((copies != deck).any(axis=0))
         if len(wrong):
             raise ValueError(
                 f"a deal must hold every card of the deck twice over the hands and the kitty: "

@@ -54,7 +54,7 @@ def resume(tiny_args: Any) -> Callable[[Path], dict[str, Any]]:
 @pytest.fixture
 def resumable() -> Any:
     """Two tables of three rounds: one round played leaves a resumable record."""
-    from benchmarks.tournament import TournamentConfig
+    from evaluation.duplicate import TournamentConfig
 
     return TournamentConfig(agents=["strategy", "random"], deals=6, tables=2, seed=5)
 
@@ -62,7 +62,7 @@ def resumable() -> Any:
 @pytest.fixture
 def record(tmp_path: Path, resumable: Any) -> Path:
     """A tournament file after one of three rounds, written by ``resumable``."""
-    from benchmarks.tournament import Tournament
+    from evaluation.duplicate import Tournament
 
     path = tmp_path / "t.json"
     Tournament(resumable, json_path=path, progress=False).run(max_rounds=1)

@@ -19,6 +19,15 @@ Domino Hearts (``rules.stock_deal``): each game also gets a stock in draw order
 hands or shuffled apart from them, so that followers draw long runs, draw the stock empty and
 drop out early; the acting seat is compared after the automatic draws. :func:`run_fixed` plays
 one fixed deal in every game through ``table.reset(options={"hands", "stock", "dealer"})``.
+
+Two decks (``rules.decks == 2``, Cancellation Hearts): :func:`run_two_decks` gives every game
+of the table one fixed deal through ``table.reset(options={"hands", "kitty", "dealer",
+"pass_direction"})``, a card listed twice where a hand holds both copies, and the games play it
+out with different choices. The deals are uniform, suit-skewed (voids: nothing of the suit led
+survives) or "twinned" (the deck sorted and dealt round the table, so that both copies of a card
+land in neighbouring hands and fall in the same trick); the reference counts the cancelled
+pairs, the tricks cancelled by two pairs and by nothing surviving, the cancelled first tricks
+(the kitty carried on) and the cancelled last tricks (cards to nobody).
 """
 
 from __future__ import annotations
@@ -77,6 +86,24 @@ class Outcome:
     """Deals ending with one player in, who took his hand and a non-empty stock."""
     nobody_in: int = 0
     """Deals ending with nobody in (the stock to the last trick's winner)."""
+    cancelled_pairs: int = 0
+    """Two decks: pairs of identical cards that cancelled each other in a trick."""
+    two_pair_cancels: int = 0
+    """Two decks: tricks cancelled by two (or more) pairs."""
+    nothing_survives: int = 0
+    """Two decks: tricks cancelled because no card of the suit led survived (one pair or none)."""
+    first_trick_cancels: int = 0
+    """Two decks: deals whose first trick was cancelled (its cards, and the kitty, carried on)."""
+    kitty_carried: int = 0
+    """Two decks: deals whose non-empty kitty went to a later trick's winner (or to nobody)."""
+    carried_won: int = 0
+    """Two decks: cancelled tricks whose cards a later winner took."""
+    last_trick_cancels: int = 0
+    """Two decks: deals whose last trick was cancelled (its cards to nobody)."""
+    both_copies_held: int = 0
+    """Two decks: deals in which some hand was dealt both copies of a card."""
+    both_copies_passed: int = 0
+    """Two decks: deals in which some seat passed both copies of a card."""
 
 
 def skew_sort(cards: np.ndarray, rng: np.random.Generator, skew: float) -> np.ndarray:
@@ -213,8 +240,11 @@ def run(rules: Rules, batch: int, rounds: int, seed: int, all_penalty: bool = Fa
 
     The deals follow each other in the same games (totals, game ends and pools carry over).
     ``all_penalty``: in about half of the games of each round one seat is dealt only penalty
-    cards and nobody passes, so that ``first_trick_all_penalty`` is triggered.
+    cards and nobody passes, so that ``first_trick_all_penalty`` is triggered. Two decks:
+    :func:`run_two_decks` (one fixed deal per round for all games).
     """
+    if rules.decks == 2:
+        return run_two_decks(rules, batch, rounds, seed)
     rng = np.random.default_rng(seed)
     table = Table(rules, batch)
     n = rules.num_players
@@ -289,6 +319,107 @@ def run_fixed(rules: Rules, batch: int, rounds: int, seed: int) -> Outcome:
         table.reset(options=options)
         refs = [ReferenceDeal(rules, hands, dealer, "hold", stock=stock) for _ in range(batch)]
         play_and_check(rules, table, refs, rng, outcome, [0] * batch, generic=r % 2 == 1)
+    return outcome
+
+
+TWO_DECK_MODES = ("uniform", "suits", "twins", "club_twins", "twins_noisy", "suit_twins")
+
+
+def two_deck_order(rules: Rules, rng: np.random.Generator, mode: str) -> tuple[list[list[int]], list[int]]:
+    """One two-deck deal ``(hands, kitty)`` as card indices, a card twice for both copies.
+
+    ``"uniform"``: shuffled, dealt in runs. ``"suits"``: suits in runs (a random suit order,
+    strong or mild noise), dealt in runs: hands of one or two suits, voids everywhere, both
+    copies often in one hand. ``"twins"``: the deck sorted (suits in a random order) and dealt
+    one card at a time round the table, so that both copies of a card go to neighbouring deal
+    slots; ``"twins_noisy"`` with some noise in the order; ``"suit_twins"`` the sorted deck in
+    runs of 2 h cards, each run dealt alternately to a pair of hands: twin hands of one or two
+    suits (the last hand of an odd table takes a plain run). ``"club_twins"``: see
+    :func:`club_twins`. The hands go to the seats in a random order; the kitty is the last
+    cards."""
+    n, h = rules.num_players, rules.hand_size
+    cards = np.array(rules.deck.cards, np.int64)
+    suit_rank = rng.permutation(4)[cards // 13]
+    rank = cards % 13
+    if mode == "club_twins":
+        dealt, kitty = club_twins(rules, rng)
+        order = np.concatenate([np.concatenate(dealt), kitty])
+    elif mode == "uniform":
+        order = rng.permutation(cards)
+    elif mode == "suits":
+        noise = rng.choice([0.3, 1.5])
+        order = cards[np.argsort(suit_rank + noise * rng.random(len(cards)))]
+    else:
+        noise = {"twins": 0.0, "twins_noisy": 4.0, "suit_twins": 1.0}[mode]
+        order = cards[np.argsort(13 * suit_rank + rank + noise * rng.random(len(cards)), kind="stable")]
+    if mode in ("uniform", "suits"):
+        dealt = [order[k * h : (k + 1) * h] for k in range(n)]
+    elif mode == "suit_twins":  # hands 2k and 2k + 1 share the run order[2hk : 2h(k + 1)]
+        dealt = [order[(k - k % 2) * h : (k - k % 2 + 2) * h][k % 2 :: 2] for k in range(n - n % 2)]
+        dealt += [order[(n - 1) * h : n * h]] if n % 2 else []
+    elif mode != "club_twins":  # round the table: slot k of the first n * h cards to hand k % n
+        dealt = [order[: n * h][k::n] for k in range(n)]
+    seats = rng.permutation(n)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for k, seat in enumerate(seats):
+        hands[seat] = sorted(int(c) for c in dealt[k])
+    return hands, sorted(int(c) for c in order[n * h :])
+
+
+def club_twins(rules: Rules, rng: np.random.Generator) -> tuple[list[np.ndarray], np.ndarray]:
+    """Twin club hands: two hands share both 2C and the highest clubs, a copy each (with six
+    or seven players all clubs and some other cards); the other clubs go to the kitty first,
+    then one to each of some other hands; everything else at random. Played without a pass,
+    a twin leads 2C, the other wins the first trick with the top club (the others follow with
+    their only club) and leads it, the first twin drops its copy, nothing of the suit led
+    survives and the leader leads again. Returns ``(hands, kitty)``, the twins first."""
+    n, h, k = rules.num_players, rules.hand_size, rules.kitty_size
+    cards = np.array(rules.deck.cards, np.int64)
+    clubs = np.sort(cards[cards < 13])  # 2C 2C 3C 3C ...: the copies side by side
+    size = min(2 * h, len(clubs))
+    twin = np.concatenate([clubs[:2], clubs[len(clubs) - size + 2 :]])
+    middle = list(clubs[2 : len(clubs) - size + 2])
+    pool = list(rng.permutation(cards[cards >= 13]))
+    twin = np.concatenate([twin, [pool.pop() for _ in range(2 * h - size)]]).astype(np.int64)
+    kitty = middle[:k] + [pool.pop() for _ in range(k - len(middle[:k]))]
+    spread = middle[k:]
+    assert len(spread) <= n - 2, "every other hand takes at most one of the remaining clubs"
+    others = [
+        spread[i : i + 1] + [pool.pop() for _ in range(h - len(spread[i : i + 1]))] for i in range(n - 2)
+    ]
+    hands = [twin[0::2], twin[1::2]] + [np.array(hand, np.int64) for hand in others]
+    return hands, np.array(kitty, np.int64)
+
+
+def run_two_decks(rules: Rules, batch: int, rounds: int, seed: int) -> Outcome:
+    """Two decks: each round one deal (:func:`two_deck_order`, the modes in turn) for every game
+    of the table through ``table.reset(options={"hands", "kitty", "dealer", "pass_direction"})``
+    (cards as names in even rounds, as indices in odd ones; the pass left, or held in every
+    fourth round so that the skewed hands reach the first trick as dealt); the games play it
+    out with different choices, each checked against its own reference deal."""
+    assert rules.decks == 2, "run_two_decks plays two-deck deals"
+    rng = np.random.default_rng(seed)
+    table = Table(rules, batch)
+    n = rules.num_players
+    outcome = Outcome()
+    for r in range(rounds):
+        mode = TWO_DECK_MODES[r % len(TWO_DECK_MODES)]
+        hands, kitty = two_deck_order(rules, rng, mode)
+        dealer = int(rng.integers(0, n))
+        direction = "hold" if r % 4 == 3 or mode == "club_twins" or rules.pass_count == 0 else "left"
+        if r % 2:
+            options = {"hands": hands, "kitty": kitty, "dealer": dealer, "pass_direction": direction}
+        else:
+            options = {
+                "hands": [[card_name(c) for c in hand] for hand in hands],
+                "kitty": [card_name(c) for c in kitty],
+                "dealer": dealer,
+                "pass_direction": direction,
+            }
+        table.reset(options=options)
+        refs = [ReferenceDeal(rules, hands, dealer, direction, kitty=kitty) for _ in range(batch)]
+        outcome.both_copies_held += any(len(set(hand)) < len(hand) for hand in hands)
+        play_and_check(rules, table, refs, rng, outcome, [0] * batch, generic=r % 3 == 2)
     return outcome
 
 
@@ -436,6 +567,8 @@ def count(outcome: Outcome, rules: Rules, ref: ReferenceDeal) -> None:
     for plays, _ in ref.completed_tricks:
         suit = next((c // 13 for _, c in plays if c < NUM_STANDARD_CARDS), None)
         outcome.discards += sum(c < NUM_STANDARD_CARDS and c // 13 != suit for _, c in plays)
+    if ref.two_decks:
+        count_two_decks(outcome, ref)
     if rules.stock_deal is None:
         return
     outcome.draws += len(ref.draws)
@@ -445,6 +578,20 @@ def count(outcome: Outcome, rules: Rules, ref: ReferenceDeal) -> None:
     outcome.out_winner_passes_lead += sum(won[1] != led[0][0][0] for won, led in zip(tricks, tricks[1:]))
     outcome.last_holder_stock += ref.last_holder is not None and bool(ref.end_stock)
     outcome.nobody_in += ref.last_holder is None
+
+
+def count_two_decks(outcome: Outcome, ref: ReferenceDeal) -> None:
+    """The cancellations one finished two-deck deal of the reference went through."""
+    outcome.cancelled_pairs += sum(len(pairs) for pairs in ref.trick_pairs)
+    reasons = dict(ref.cancelled_tricks)
+    outcome.two_pair_cancels += sum(reason == "two_pairs" for reason in reasons.values())
+    outcome.nothing_survives += sum(reason == "nothing_survives" for reason in reasons.values())
+    last = len(ref.completed_tricks) - 1
+    outcome.first_trick_cancels += 0 in reasons
+    outcome.kitty_carried += 0 in reasons and bool(ref.kitty)
+    outcome.carried_won += sum(k < last for k in reasons)
+    outcome.last_trick_cancels += last in reasons
+    outcome.both_copies_passed += any(len(set(chosen)) < len(chosen) for chosen in ref.pass_chosen)
 
 
 def check_settlement(rules: Rules, table: Table, g: int, ref: ReferenceDeal, pools: list[int]) -> None:

@@ -1,10 +1,12 @@
 """``EngineDeal``: one game of the batched engine behind the ``ReferenceDeal`` interface, so the
 scripted deals written for the reference also check the fast engine, trick by trick.
 
-Two decks (``rules.decks == 2``, Cancellation Hearts): hands are given as lists of card indices,
-a card twice for both copies (and ``kitty`` likewise); ``hands``, ``taken``, ``pass_chosen`` and
-``carried`` read back as sorted lists in the same form; a cancelled trick's winner in
-``completed_tricks`` is ``None``; ``kitty_taker`` is the first winner of a trick not cancelled.
+Two decks (``rules.decks == 2``, Cancellation Hearts), as ``ReferenceDeal`` documents them:
+hands are given as lists of card indices, a card twice for both copies (and ``kitty``
+likewise); ``hands``, ``taken``, ``pass_chosen`` and ``carried`` read back as sorted lists in
+the same form; a cancelled trick's winner in ``completed_tricks`` is ``None`` (the engine took
+nobody's ``tricks_won`` up); ``trick_pairs`` and ``cancelled_tricks`` follow from the plays;
+``kitty_taker`` is the first winner of a trick not cancelled.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from hearts_env.bits import BIT
-from hearts_env.cardsets import to_list
 from hearts_env.cards import cards_of
+from hearts_env.cardsets import to_list
 from hearts_env.decisions import PHASE_NAMES
 from hearts_env.engine import DONE, PASSING, PLAYING
 from hearts_env.rules import PASS_DIRECTIONS, Rules
@@ -59,6 +61,9 @@ class EngineDeal:
         self.completed_tricks: list[tuple[list[tuple[int, int]], int | None]] = []
         self.trick: list[tuple[int, int]] = []
         self.kitty_taker: int | None = None
+        self.two_decks = rules.decks == 2
+        self.trick_pairs: list[list[int]] = []
+        self.cancelled_tricks: list[tuple[int, str]] = []
 
     @property
     def _s(self):  # noqa: ANN202 — the engine State
@@ -81,45 +86,42 @@ class EngineDeal:
         seat, playing = self.current_player, self.phase == "play"
         tricks_before, won_before = int(self._s.trick_number[0]), self._s.tricks_won[0].copy()
         self.table.step(np.array([card]))
-        self.table._legal = None
         if playing:
             self.trick.append((seat, int(card)))
             if self.phase == "done" or int(self._s.trick_number[0]) > tricks_before:
-                if self.rules.decks == 2:  # the seat that won a trick; None: it was cancelled
+                cards = [c for _, c in self.trick]
+                pairs = sorted({c for c in cards if cards.count(c) == 2})
+                self.trick_pairs.append(pairs)
+                if self.two_decks:  # the seat that won a trick; None: it was cancelled
                     won = np.flatnonzero(self._s.tricks_won[0] > won_before)
                     winner = int(won[0]) if len(won) else None
+                    if winner is None:
+                        reason = "two_pairs" if len(pairs) >= 2 else "nothing_survives"
+                        self.cancelled_tricks.append((len(self.completed_tricks), reason))
                     taker = int(self._s.first_trick_winner[0])
                     self.kitty_taker = taker if taker >= 0 and self.rules.kitty_size else None
-                else:
-                    winner = int(self._s.leader[0]) if self.phase != "done" else self._last_winner()
+                else:  # the seat whose tricks_won went up (not the next leader: Domino's winner may be out)
+                    winner = int(np.flatnonzero(self._s.tricks_won[0] > won_before)[0])
                     if len(self.completed_tricks) == 0 and self.rules.kitty_size:
                         self.kitty_taker = winner
                 self.completed_tricks.append((self.trick, winner))
                 self.trick = []
 
-    def _last_winner(self) -> int:
-        last = {c for _, c in self.trick}
-        return next(
-            seat
-            for seat in range(self.rules.num_players)
-            if last <= set(cards_of(int(self._s.taken[0, seat])))
-        )
-
     @property
     def hands(self) -> list[set[int]] | list[list[int]]:
-        if self.rules.decks == 2:
+        if self.two_decks:
             return [to_list(lo, hi) for lo, hi in zip(self._s.hands[0], self._s.hands_hi[0])]
         return [set(cards_of(int(m))) for m in self._s.hands[0]]
 
     @property
     def taken(self) -> list[set[int]] | list[list[int]]:
-        if self.rules.decks == 2:
+        if self.two_decks:
             return [to_list(lo, hi) for lo, hi in zip(self._s.taken[0], self._s.taken_hi[0])]
         return [set(cards_of(int(m))) for m in self._s.taken[0]]
 
     @property
     def pass_chosen(self) -> list[list[int]]:
-        if self.rules.decks == 2:
+        if self.two_decks:
             return [to_list(lo, hi) for lo, hi in zip(self._s.chosen[0], self._s.chosen_hi[0])]
         return [cards_of(int(m)) for m in self._s.chosen[0]]
 

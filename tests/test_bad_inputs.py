@@ -44,8 +44,8 @@ import pytest
 
 import agents
 import hearts_env
-from benchmarks.cli import main
-from benchmarks.tournament import Tournament, TournamentConfig
+from evaluation.duplicate import Tournament, TournamentConfig
+from hearts_cli import main
 from hearts_env.cards import card_symbol
 from hearts_env.env import raw_env
 from hearts_env.presets import make_rules

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hearts_env.bits import BIT, popcount
+from hearts_env.bits import BIT, popcount, unpack
 from hearts_env.engine import Engine
 from hearts_env.presets import all_configs, make_rules
 
@@ -17,6 +17,12 @@ DEALERS = ["random_hands", "shuffled_hands"]
 def test_deals_are_complete(method: str, preset: str, players: int) -> None:
     rules = make_rules(preset, players)
     hands, kitty = getattr(Engine(rules), method)(np.random.default_rng(players), 200)
+    if rules.decks == 2:  # (B, P, 2) and (B, 2): the cards held at least once, and twice
+        assert (popcount(hands).sum(axis=2) == rules.hand_size).all()
+        assert (popcount(kitty).sum(axis=1) == rules.kitty_size).all()
+        copies = unpack(hands, 52).sum(axis=(1, 2)) + unpack(kitty, 52).sum(axis=1)  # (B, 52)
+        assert (copies == 2).all(), "every card is dealt twice"
+        return
     assert (popcount(hands) == rules.hand_size).all()
     assert (popcount(kitty) == rules.kitty_size + rules.stock_size).all()  # the kitty, or the stock
     assert (np.bitwise_or.reduce(hands, axis=1) | kitty == np.uint64(rules.deck_mask)).all()

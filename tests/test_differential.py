@@ -13,9 +13,12 @@ import pytest
 
 from hearts_env.presets import PRESETS, all_configs, make_rules
 from hearts_env.rules import SUIT_LETTERS, Rules
-from tests.differential import Outcome, run, run_fixed
+from tests.differential import Outcome, run, run_fixed, run_two_decks
 
 BATCH, ROUNDS = 48, 5
+TWO_DECK_BATCH, TWO_DECK_ROUNDS = 20, 12
+"""Two decks: one fixed deal per round for the whole table, so more rounds of fewer games (the
+same BATCH * ROUNDS deals)."""
 
 OPTION_SETS = [
     ("hearts", 4, {"first_lead": "any_club"}),
@@ -133,6 +136,17 @@ ALL_PENALTY_SETS = [
         },
     ),
 ]
+# Cancellation Hearts with other options (tests.differential.run_two_decks).
+TWO_DECK_OPTION_SETS = [
+    ("cancellation_hearts", 6, {"moon": "old"}),
+    ("cancellation_hearts", 7, {"moon": "shooter_choice"}),
+    ("cancellation_hearts", 8, {"moon": "new", "no_tricks_bonus": -5}),
+    ("cancellation_hearts", 9, {"first_lead": "eldest", "hearts_break": "free"}),
+    ("cancellation_hearts", 10, {"first_lead": "any_club", "no_points_first_trick": False}),
+    ("cancellation_hearts", 11, {"pass_count": 1, "club_play": True}),
+    ("cancellation_hearts", 6, {"moon": "old", "moon_cards": "counting", "card_points": {"JD": -10}}),
+    ("cancellation_hearts", 7, {"settlement": "jackpot", "hearts_break": "heart_or_queen"}),
+]
 READINGS = [(name, reading) for name, p in PRESETS.items() for reading in p.readings]
 
 
@@ -154,6 +168,15 @@ def assert_covered(rules: Rules, outcome: Outcome) -> None:
         assert outcome.team_moons > 0, outcome
     if rules.kitty_size and rules.penalty_mask:
         assert outcome.kitty_points > 0, outcome
+    if rules.decks == 2:  # every kind of cancellation, the kitty carried on, cards to nobody
+        assert outcome.cancelled_pairs > 0 and outcome.two_pair_cancels > 0, outcome
+        assert outcome.nothing_survives > 0 and outcome.first_trick_cancels > 0, outcome
+        assert outcome.carried_won > 0 and outcome.last_trick_cancels > 0, outcome
+        assert outcome.both_copies_held > 0, outcome
+        if rules.pass_count > 1:
+            assert outcome.both_copies_passed > 0, outcome
+        if rules.kitty_size:
+            assert outcome.kitty_carried > 0, outcome
     if rules.stock_deal is not None:
         assert outcome.draws > 0 and outcome.long_draws > 0 and outcome.discards > 0, outcome
         assert outcome.stock_emptied > 0 and outcome.out_winner_passes_lead > 0, outcome
@@ -165,9 +188,23 @@ def assert_covered(rules: Rules, outcome: Outcome) -> None:
 @pytest.mark.parametrize(("preset", "players"), all_configs())
 def test_presets(preset: str, players: int) -> None:
     rules = make_rules(preset, players)
-    outcome = run(rules, BATCH, ROUNDS, seed=players)
+    if rules.decks == 2:
+        outcome = run_two_decks(rules, TWO_DECK_BATCH, TWO_DECK_ROUNDS, seed=players)
+    else:
+        outcome = run(rules, BATCH, ROUNDS, seed=players)
     assert outcome.deals == BATCH * ROUNDS
     assert_covered(rules, outcome)
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), TWO_DECK_OPTION_SETS)
+def test_two_deck_options(preset: str, players: int, options: dict) -> None:
+    """Cancellation Hearts under other options: the same fixed deals, every cancellation."""
+    rules = make_rules(preset, players, **options)
+    outcome = run_two_decks(rules, TWO_DECK_BATCH, TWO_DECK_ROUNDS, seed=23 + players)
+    assert outcome.deals == TWO_DECK_BATCH * TWO_DECK_ROUNDS
+    assert_covered(rules, outcome)
+    if options.get("moon") in ("old", "shooter_choice"):
+        assert outcome.moons > 0  # both copies of every penalty card in one hand
 
 
 @pytest.mark.parametrize(("preset", "reading"), READINGS)
@@ -217,8 +254,14 @@ def test_domino_fixed_deals_through_reset(players: int) -> None:
 def test_total_deals() -> None:
     """The suite above plays at least 20,000 deals (the issue's bar)."""
     configs = (
-        len(all_configs()) + len(READINGS) + len(OPTION_SETS) + len(SETTLEMENT_SETS) + len(ALL_PENALTY_SETS)
+        len(all_configs())
+        + len(READINGS)
+        + len(OPTION_SETS)
+        + len(SETTLEMENT_SETS)
+        + len(ALL_PENALTY_SETS)
+        + len(TWO_DECK_OPTION_SETS)
     )
+    assert TWO_DECK_BATCH * TWO_DECK_ROUNDS == BATCH * ROUNDS
     assert configs * BATCH * ROUNDS >= 20_000
 
 

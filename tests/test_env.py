@@ -149,7 +149,8 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     raw = env.unwrapped
     agent = env.agent_selection
     before = raw.table.state.copy()
-    with pytest.raises(ValueError, match=r"seat \d cannot play .*: the first trick must be led with the lowest club"):
+    lowest_club = r"seat \d cannot play .*: the first trick must be led with the lowest club"
+    with pytest.raises(ValueError, match=lowest_club):
         hand = raw.layout.view(raw.observe(agent)["observation"], "hand")
         env.step(int(np.flatnonzero(hand)[-1]))  # a held card other than 2♣
     assert all(np.array_equal(getattr(before, f), getattr(raw.table.state, f)) for f in vars(before))

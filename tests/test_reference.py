@@ -11,6 +11,7 @@ tests of the reference's settlement functions call :func:`reference_only`.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -1272,6 +1273,202 @@ def test_shooter_choice_without_a_moon_ends_at_the_last_trick() -> None:
     assert d.phase == "done" and d.deal_points == [3, 0, 14]
 
 
+# ---------------------------------------------------------------- two decks: Cancellation Hearts
+
+
+def two_decks(cards: str, num_players: int = 6, **options: object) -> Rules:
+    """Cancellation Hearts over both copies of only ``cards``; no passing unless options say so."""
+    return small_rules("cancellation_hearts", cards, num_players=num_players, **options)
+
+
+def copies(cards: str) -> list[int]:
+    """Card indices, sorted, a card twice where it is written twice: the two-deck form of a hand."""
+    return sorted(parse_cards(cards))
+
+
+def two_deck_deal(
+    rules: Rules, hands: list[str], dealer: int = 5, kitty: str = "", **kw: object
+) -> ReferenceDeal:
+    return ReferenceDeal(
+        rules,
+        [parse_cards(h) for h in hands],
+        dealer,
+        kw.pop("direction", "hold"),
+        kitty=parse_cards(kitty),
+        **kw,
+    )
+
+
+def winners(d: ReferenceDeal) -> list[int | None]:
+    return [winner for _, winner in d.completed_tricks]
+
+
+def test_cancellation_preset() -> None:
+    for players, kitty in zip(range(6, 12), (2, 6, 0, 5, 4, 5)):
+        rules = make_rules("cancellation_hearts", num_players=players)
+        assert rules.decks == 2 and len(rules.deck.cards) == 104 and rules.kitty_size == kitty
+        assert rules.hand_size == 104 // players and rules.pass_directions == ("left",)
+        assert sum(rules.card_points[c] for c in rules.deck.cards) == 52
+
+
+def test_cancelled_pair_the_other_card_wins() -> None:
+    rules = two_decks("2C 3C 4C KC AC 2D 5D 2H 3H")
+    hands = ["2C 5D 2H", "AC 5D 3H", "AC 2D 2H", "2C KC 3H", "3C KC 4C", "3C 4C 2D"]
+    d = two_deck_deal(rules, hands)
+    assert d.hands[3] == copies("2C KC 3H") and d.hands[4] == copies("3C 4C KC")
+    # Both copies of AC fall: neither can win; KC, the highest card left of the suit led, does.
+    play_trick(d, "0:2C 1:AC 2:AC 3:KC 4:3C 5:4C", winner=3)
+    assert d.taken[3] == copies("2C 3C 4C KC AC AC")  # the cancelled pair goes with the trick
+    bookkeeping(d, trick_pairs=[[parse_card("AC")]], cancelled_tricks=[])
+    assert legal(d) == "2C"  # hearts are not broken
+    # The two 5D are discarded (clubs led): they cancel, and the clubs decide.
+    play_trick(d, "3:2C 4:4C 5:3C 0:5D 1:5D 2:2D", winner=4)
+    assert d.tricks_won == [0, 0, 0, 1, 1, 0] and d.deal_points is None
+    # The last trick: the 2H and 3H pairs cancel it, and its cards go to nobody.
+    for item in "4:KC 5:2D 0:2H 1:3H 2:2H 3:3H".split():
+        seat, card = item.split(":")
+        play(d, int(seat), card)
+    assert winners(d) == [3, 4, None] and d.carried == copies("KC 2D 2H 2H 3H 3H")
+    assert d.deal_points == [0, 0, 0, 0, 0, 0]
+
+
+def test_two_pairs_cancel_the_trick_and_its_leader_leads_again() -> None:
+    rules = two_decks("2C 4C 5C 6C AC 4D 5D KD 9H")
+    hands = ["2C 4D 5C", "5C 9H 4C", "2C 9H 6C", "4C KD KD", "6C 5D 5D", "AC 4D AC"]
+    d = two_deck_deal(rules, hands)
+    play_trick(d, "0:2C 1:5C 2:2C 3:4C 4:6C 5:AC", winner=5)
+    # Two pairs (4D, 9H) cancel the whole trick, though KD and 5D were not cancelled.
+    for item in "5:4D 0:4D 1:9H 2:9H 3:KD 4:5D".split():
+        seat, card = item.split(":")
+        play(d, int(seat), card)
+    assert winners(d) == [5, None] and d.current_player == 5  # the leader leads again
+    assert d.carried == copies("4D 4D 9H 9H KD 5D") and d.hearts_broken
+    assert d.tricks_won == [0, 0, 0, 0, 0, 1]
+    bookkeeping(d, cancelled_tricks=[(1, "two_pairs")], trick_pairs=[[parse_card("2C")], copies("4D 9H")])
+    # The next trick's winner takes it with the set-aside cards.
+    play_trick(d, "5:AC 0:5C 1:4C 2:6C 3:KD 4:5D", winner=5)
+    assert d.phase == "done" and d.carried == []
+    assert d.taken[5] == copies("2C 2C 4C 5C 6C AC 4D 4D 9H 9H KD 5D AC 5C 4C 6C KD 5D")
+    assert d.tricks_won == [0, 0, 0, 0, 0, 2] and d.deal_points == [0, 0, 0, 0, 0, 2]
+
+
+def test_nothing_of_the_suit_led_survives_the_trick_is_cancelled() -> None:
+    rules = two_decks("2C 3C 4C 5C 6C 4D 7D 3H 5H 8S")
+    assert rules.hand_size == 3 and rules.kitty_size == 2
+    hands = ["2C 8S 6C", "2C 3H 4C", "3C 4D 5C", "4C 5H 3H", "5C 7D 4D", "6C 8S 3C"]
+    d = two_deck_deal(rules, hands, kitty="7D 5H")
+    play_trick(d, "0:2C 1:2C 2:3C 3:4C 4:5C 5:6C", winner=5)  # one pair: the other clubs decide
+    assert d.kitty_taker == 5 and d.taken[5] == copies("2C 2C 3C 4C 5C 6C 7D 5H")
+    # 8S led and its copy: no spade is left that is not cancelled, so the trick is cancelled.
+    for item in "5:8S 0:8S 1:3H 2:4D 3:5H 4:7D".split():
+        seat, card = item.split(":")
+        play(d, int(seat), card)
+    assert winners(d) == [5, None] and d.current_player == 5
+    bookkeeping(d, cancelled_tricks=[(1, "nothing_survives")])
+    assert legal(d) == "3C"
+    play_trick(d, "5:3C 0:6C 1:4C 2:5C 3:3H 4:4D", winner=0)  # seat 0 wins it and the cancelled trick
+    assert d.taken[0] == copies("8S 8S 3H 4D 5H 7D 3C 6C 4C 5C 3H 4D")
+    assert d.deal_points == [3, 0, 0, 0, 0, 1] and d.tricks_won == [1, 0, 0, 0, 0, 1]
+
+
+def test_cancelled_last_trick_goes_to_nobody() -> None:
+    rules = two_decks("2C 3C 4C 5C 6C 7C 2H QS")
+    assert rules.hand_size == 2 and rules.kitty_size == 4
+    hands = ["2C 2H", "3C QS", "4C QS", "5C 3C", "6C 4C", "7C 2H"]
+    d = two_deck_deal(rules, hands, kitty="2C 5C 6C 7C")
+    play_trick(d, "0:2C 1:3C 2:4C 3:5C 4:6C 5:7C", winner=5)
+    assert legal(d) == "2H"  # a hand of only hearts may lead one
+    for item in "5:2H 0:2H 1:QS 2:QS 3:3C 4:4C".split():
+        seat, card = item.split(":")
+        play(d, int(seat), card)
+    assert d.phase == "done" and winners(d) == [5, None]
+    assert d.carried == copies("3C 4C 2H 2H QS QS")  # the 28 points went to nobody
+    assert d.deal_points == [0, 0, 0, 0, 0, 0] and d.tricks_won == [0, 0, 0, 0, 0, 1]
+    assert all(not hand for hand in d.hands)
+    bookkeeping(d, cancelled_tricks=[(1, "two_pairs")])
+
+
+def test_cancelled_first_trick_carries_the_kitty_to_the_next_winner() -> None:
+    rules = two_decks("2C 3C 4C 5C 9D AD 2H 3H 7S QS")
+    hands = ["2C 9D 5C", "2C QS 7S", "3C AD 4C", "3C 2H 7S", "4C 9D AD", "5C 3H 3H"]
+    d = two_deck_deal(rules, hands, kitty="QS 2H")
+    for item in "0:2C 1:2C 2:3C 3:3C 4:4C 5:5C".split():
+        seat, card = item.split(":")
+        play(d, int(seat), card)
+    assert winners(d) == [None] and d.current_player == 0 and d.kitty_taker is None
+    assert d.carried == copies("2C 2C 3C 3C 4C 5C QS 2H")  # the trick and the kitty wait
+    bookkeeping(d, cancelled_tricks=[(0, "two_pairs")])
+    # The cancelled trick was the first trick: the penalty ban is over, and no 2C is forced.
+    assert legal(d) == "5C 9D"
+    play(d, 0, "9D")
+    assert legal(d) == "7S QS"
+    play_trick(d, "1:QS 2:AD 3:2H 4:9D 5:3H", winner=2)  # the 9D pair cancels; AD wins
+    assert d.kitty_taker == 2 and d.carried == []
+    assert d.taken[2] == copies("2C 2C 3C 3C 4C 5C QS 2H 9D QS AD 2H 9D 3H")
+    play_trick(d, "2:4C 3:7S 4:AD 5:3H 0:5C 1:7S", winner=0)
+    assert d.deal_points == [1, 0, 29, 0, 0, 0] and d.tricks_won == [1, 0, 1, 0, 0, 0]
+
+
+@pytest.mark.parametrize(("dealer", "leader"), [(5, 0), (0, 1), (1, 0), (3, 0)])
+def test_two_decks_first_lead_by_the_two_of_clubs_nearest_the_dealers_left(dealer: int, leader: int) -> None:
+    rules = two_decks("2C 3C 4C 5C 9D AD 2H 3H 7S QS")
+    hands = ["2C 9D 5C", "2C QS 7S", "3C AD 4C", "3C 2H 7S", "4C 9D AD", "5C 3H 3H"]
+    d = two_deck_deal(rules, hands, dealer=dealer, kitty="QS 2H")
+    assert d.current_player == leader and legal(d) == "2C"
+    assert_rejected(d, "5C" if leader == 0 else "QS", "first lead must be 2C")
+
+
+@pytest.mark.parametrize(("dealer", "leader"), [(5, 2), (2, 3), (3, 2)])
+def test_two_decks_both_two_of_clubs_in_the_kitty(dealer: int, leader: int) -> None:
+    rules = two_decks("2C 3C 4C 5C 9D AD 2H 3H 7S QS")
+    hands = ["QS 9D 5C", "2H QS 7S", "3C AD 4C", "3C 2H 7S", "4C 9D AD", "5C 3H 3H"]
+    d = two_deck_deal(rules, hands, dealer=dealer, kitty="2C 2C")
+    assert d.current_player == leader and legal(d) == "3C"  # the lowest club held
+
+
+def test_two_decks_passing_picks_one_copy_at_a_time() -> None:
+    rules = two_decks("2C 3C 4C 5C 9D AD 2H 3H 7S QS", pass_count=2, pass_directions=("left",))
+    hands = ["2C 9D 5C", "2C QS 7S", "3C AD 4C", "3C 2H 7S", "4C 9D AD", "5C 3H 3H"]
+    d = two_deck_deal(rules, hands, kitty="QS 2H", direction="left")
+    assert d.phase == "pass" and d.current_player == 0 and legal(d) == "2C 5C 9D"
+    play(d, 0, "2C")
+    assert legal(d) == "5C 9D"
+    assert_rejected(d, "2C", "already chosen")
+    play(d, 0, "9D")
+    for seat, cards in [(1, "QS 7S"), (2, "3C 4C"), (3, "2H 7S"), (4, "9D AD")]:
+        for card in cards.split():
+            play(d, seat, card)
+    assert legal(d) == "5C 3H"
+    play(d, 5, "3H")
+    assert legal(d) == "5C 3H"  # the second copy may be passed too
+    assert d.hands[5] == copies("5C 3H 3H")  # nothing moves before every seat has chosen
+    play(d, 5, "3H")
+    assert d.phase == "play"
+    expected = ["5C 3H 3H", "2C 2C 9D", "AD 7S QS", "3C 3C 4C", "4C 2H 7S", "5C 9D AD"]
+    assert d.hands == [copies(h) for h in expected]
+    assert d.current_player == 1 and legal(d) == "2C"  # seat 1 holds both 2C now
+    play(d, 1, "2C")
+    assert d.hands[1] == copies("2C 9D")
+
+
+def test_two_decks_malformed_deals_name_the_card() -> None:
+    rules = two_decks("2C 3C 4C 5C 9D AD 2H 3H 7S QS")
+    good = ["2C 9D 5C", "2C QS 7S", "3C AD 4C", "3C 2H 7S", "4C 9D AD", "5C 3H 3H"]
+    with pytest.raises(ValueError, match="QS"):  # QS three times (and no second 2H)
+        two_deck_deal(rules, good, kitty="QS QS")
+    with pytest.raises(ValueError, match="3H"):  # one hand holding a card three times
+        two_deck_deal(rules, good[:5] + ["3H 3H 3H"], kitty="QS 2H")
+    with pytest.raises(ValueError, match="kitty"):
+        two_deck_deal(rules, good, kitty="QS 2H 2H")
+    with pytest.raises(ValueError, match="kitty"):
+        two_deck_deal(rules, good, kitty="QS")
+    reference_only()
+    with pytest.raises(ValueError, match=r"QS 3 times"):
+        two_deck_deal(rules, good, kitty="QS QS")
+    with pytest.raises(ValueError, match=r"kitty must hold 2 cards, got 3: 2H 2H QS"):
+        two_deck_deal(rules, good, kitty="QS 2H 2H")
+
+
 # ---------------------------------------------------------------- settlements (chips)
 
 
@@ -1476,6 +1673,9 @@ def random_deals(rules: Rules, rng: random.Random, count: int = 20) -> None:
             actions = d.legal_actions()
             assert actions, f"no legal action for seat {d.current_player}"
             d.step(rng.choice(actions))
+        if rules.decks == 2:
+            two_deck_invariants(rules, d)
+            continue
         if rules.stock_deal is None:
             assert all(not hand for hand in d.hands)
         else:  # the last player in adds his hand to his tricks (the reference empties it)
@@ -1492,6 +1692,44 @@ def random_deals(rules: Rules, rng: random.Random, count: int = 20) -> None:
             family_invariants(rules, d)
             if rules.stock_deal is not None:
                 domino_invariants(rules, d, hands, extra["stock"])
+
+
+def two_deck_invariants(rules: Rules, d: ReferenceDeal) -> None:
+    """Two decks: ``hand_size`` tricks, each won by one seat or cancelled (winner ``None``);
+    every copy of every card taken by someone or, after a cancelled last trick, by nobody; the
+    points of every copy taken (no moon, no bonus in the preset)."""
+    assert all(not hand for hand in d.hands)
+    tricks = d.completed_tricks
+    assert len(tricks) == rules.hand_size
+    assert sum(d.tricks_won) == sum(winner is not None for _, winner in tricks)
+    taken = Counter(c for cards in d.taken for c in cards) + Counter(d.carried)
+    assert taken == Counter(rules.deck.cards)
+    assert not d.carried or tricks[-1][1] is None  # only a cancelled last trick leaves cards to nobody
+    assert d.raw_points == [sum(rules.card_points[c] for c in cards) for cards in d.taken]
+    if d.moon_shooter is None:
+        bonus = [rules.no_tricks_bonus if won == 0 else 0 for won in d.tricks_won]
+        assert d.deal_points == [p + b for p, b in zip(d.raw_points, bonus)]
+    assert sum(d.raw_points) + sum(rules.card_points[c] for c in d.carried) == 52
+    if not isinstance(d, reference.ReferenceDeal):
+        return
+    for k, (plays, winner) in enumerate(tricks):  # replay the cancellation rule on each trick
+        cards = Counter(c for _, c in plays)
+        pairs = sorted(c for c, n in cards.items() if n == 2)
+        suit = plays[0][1] // 13
+        alive = [(seat, c) for seat, c in plays if c // 13 == suit and c not in pairs]
+        assert d.trick_pairs[k] == pairs
+        cancelled = len(pairs) >= 2 or not alive
+        assert (winner is None) == cancelled
+        if cancelled:
+            reason = "two_pairs" if len(pairs) >= 2 else "nothing_survives"
+            assert (k, reason) in d.cancelled_tricks
+        else:
+            assert winner == max(alive, key=lambda sc: sc[1])[0]
+        if k + 1 < len(tricks):
+            assert tricks[k + 1][0][0][0] == (plays[0][0] if cancelled else winner)
+    assert len(d.cancelled_tricks) == sum(winner is None for _, winner in tricks)
+    first_won = next((winner for _, winner in tricks if winner is not None), None)
+    assert d.kitty_taker == (first_won if d.kitty else None)
 
 
 def domino_invariants(rules: Rules, d: ReferenceDeal, hands: list[list[int]], stock: list[int]) -> None:

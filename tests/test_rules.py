@@ -54,8 +54,8 @@ def test_every_preset_and_player_count_builds() -> None:
         rules = make_rules(preset, n)
         assert rules.hand_size * n + rules.kitty_size + rules.stock_size == len(rules.deck)
     # 11 presets (45 configurations) and chasse_coeur 3-6, auction_hearts 4-6, joker_hearts 3-6,
-    # heartsette 3-6, domino_hearts 3-6, partnership_hearts 4.
-    assert len(all_configs()) == 45 + 4 + 3 + 4 + 4 + 4 + 1
+    # heartsette 3-6, domino_hearts 3-6, partnership_hearts 4, cancellation_hearts 6-11.
+    assert len(all_configs()) == 45 + 4 + 3 + 4 + 4 + 4 + 1 + 6
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from benchmarks.cli import main
-from benchmarks.tournament import (
+from evaluation.duplicate import (
     Tournament,
     TournamentConfig,
     format_report,
@@ -17,6 +16,7 @@ from benchmarks.tournament import (
     team_positions,
     write_csv,
 )
+from hearts_cli import main
 
 
 def test_seating_fills_the_table_and_rotations_skip_repeats() -> None:
@@ -91,16 +91,20 @@ def test_cli_writes_json_csv_and_png(tmp_path, capsys) -> None:
 @pytest.mark.parametrize(
     "options",
     [{"preset": "chasse_coeur"}, {"preset": "auction_hearts", "num_players": 5},
-     {"preset": "hearts", "options": {"moon": "shooter_choice"}}],
-    ids=["chasse_coeur", "auction_hearts", "shooter_choice"],
+     {"preset": "hearts", "options": {"moon": "shooter_choice"}}, {"preset": "domino_hearts"}],
+    ids=["chasse_coeur", "auction_hearts", "shooter_choice", "domino_hearts"],
 )  # fmt: skip
 def test_deals_of_different_lengths_complete(options) -> None:
-    # random declares and bids at random, strategy seldom: the replays of a deal end on
-    # different steps, and every game of a round is played to its end.
+    # random declares and bids at random, strategy seldom; Domino's draws depend on the play:
+    # the replays of a deal end on different steps, and every game of a round is played out.
     config = TournamentConfig(agents=["strategy", "random"], deals=12, tables=6, seed=1, **options)
-    report = Tournament(config, progress=False).run()
+    tournament = Tournament(config, progress=False)
+    report = tournament.run()
     assert report["deals"] == 12 and all(row["illegal"] == 0 for row in report["agents"])
     assert "teams" not in report and "strategy - random" in format_report(report)
+    if tournament.table.engine.stock_size:  # the stock is part of the deal: the same in every seating
+        stock = tournament.table.state.stock.reshape(config.tables, len(tournament.rotations), -1)
+        assert (stock == stock[:, :1]).all()
 
 
 def test_partners_stay_opposite_and_teams_are_reported(tmp_path) -> None:

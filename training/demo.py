@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.ppo import shipped_path
-from benchmarks.cli import (
+from evaluation.flags import (
     ArgumentParser,
     add_debug,
     budget_minutes,
@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _demo(options: argparse.Namespace) -> int:
-    from benchmarks.tournament import Tournament, TournamentConfig, format_report, write_csv, write_png
+    from evaluation.duplicate import Tournament, TournamentConfig, format_report, write_csv, write_png
 
     run = options.run_dir
     shutil.rmtree(run, ignore_errors=True)

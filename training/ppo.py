@@ -37,7 +37,7 @@ mid-deal, the league; written atomically every ``checkpoint_every`` iterations a
 tensors and plain values only, read with ``weights_only=True``, see :func:`checkpoint_content`),
 ``policy.pt`` (the policy alone, for ``agents.make("ppo", checkpoint=...)``), ``train.csv``
 (losses per iteration), ``eval.csv`` and ``learning_curve.png`` (duplicate evaluation against
-``eval_opponents`` every ``eval_every`` decisions, through :mod:`benchmarks.tournament`), and
+``eval_opponents`` every ``eval_every`` decisions, through :mod:`evaluation.duplicate`), and
 ``tb/`` (TensorBoard). A progress bar shows decisions/s and the latest evaluation.
 
 Shipping a policy: ``cp runs/hearts-4p/policy.pt checkpoints/hearts-4p.pt`` (with the learning
@@ -76,7 +76,7 @@ from agents.ppo import (
     policy_file,
     save_atomic,
 )
-from benchmarks.cli import (
+from evaluation.flags import (
     ArgumentParser,
     Number,
     add_debug,
@@ -501,7 +501,7 @@ def update(
 # ---------------------------------------------------------------------- evaluation
 def evaluate(policy_path: Path, rules: Rules, args: Args) -> list[dict[str, Any]]:
     """Duplicate tournaments of the policy (greedy) alone against copies of each eval opponent."""
-    from benchmarks.tournament import Tournament, TournamentConfig
+    from evaluation.duplicate import Tournament, TournamentConfig
 
     spec = f"ppo:checkpoint={policy_path}"
     results = []

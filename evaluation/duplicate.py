@@ -8,10 +8,10 @@ over until a player reaches the target score, then a new game starts with the ne
 table is replayed once per *rotation* of the seating, so each agent holds each hand of every
 deal (with several copies of an agent, rotations that give the same seating are played once).
 Each round's pass direction and dealer come from the round index, so all replays of a deal are
-dealt identically. Deals may end on different steps (declarations, a bidding round, the
-shooter's choice: the agents decide differently in different seatings); a round steps until
-every game's deal is over (the table ignores the games already done) and asks the agents only
-for the others.
+dealt identically (Domino Hearts' stock too: its draw order is drawn once per deal). Deals may
+end on different steps (declarations, a bidding round, the shooter's choice, Domino's draws:
+the agents decide differently in different seatings); a round steps until every game's deal is
+over (the table ignores the games already done) and asks the agents only for the others.
 
 Partnerships: the rotations are cyclic, so partners sitting opposite (``rules.teams``, seats
 (0, 2) and (1, 3)) stay partners in every rotation — the agents at seating positions 0 and 2
@@ -60,9 +60,10 @@ import numpy as np
 
 from agents import Agent, from_spec, parse_spec
 from agents.base import random_legal
-from benchmarks.cli import non_negative_int, positive_int
+from evaluation.flags import non_negative_int, positive_int
 from hearts_env.presets import make_rules
 from hearts_env.rules import PASS_DIRECTIONS, Rules
+from hearts_env.stock import stock_order
 from hearts_env.table import Table
 
 Z95 = 1.959964
@@ -402,22 +403,27 @@ class Tournament:
         p, rows = rules.num_players, np.arange(self.batch)
         hands, kitty = table.engine.shuffled_hands(np.random.default_rng([cfg.seed, k]), self.tables)
         repeat = len(self.rotations)
-        s = table.state
         if k > 0 and self.record["table_state"] is not None:
             saved = self.record["table_state"]
             table.restore_games(saved["totals"], saved["deal_index"], saved["game_over"])
+        # Domino Hearts: the stock's draw order is part of the deal, the same in every seating.
+        order = None
+        if table.engine.stock_size:
+            order = stock_order(kitty, table.engine.stock_size, np.random.default_rng([cfg.seed, k, 2]))
+            order = np.repeat(order, repeat, axis=0)
         table.deal_masks(
             np.repeat(hands, repeat, axis=0),
-            np.repeat(kitty, repeat),
+            np.repeat(kitty, repeat, axis=0),  # (tables,) or, with two decks, (tables, 2)
             dealer=k % p,
             pass_direction=PASS_DIRECTIONS.index(rules.pass_direction(k)),
             new_game=k == 0,
+            stock=order,
         )
         rng = np.random.default_rng([cfg.seed, k, 1])
         illegal = np.zeros(len(self.names), np.int64)
         over = np.zeros(self.batch, bool)  # games whose deal has ended (they wait for the rest)
         while not over.all():
-            obs, mask, seat = table.observe(), table.action_mask(), s.current.copy()
+            obs, mask, seat = table.observe(), table.action_mask(), table.current_player.copy()
             who = np.where(over, -1, self.row_agents[rows, seat])
             actions = np.zeros(self.batch, np.int64)
             for a, agent in enumerate(agents):
@@ -468,11 +474,10 @@ class Tournament:
             self._score_teams(info, team_at)
         if self.slam:
             self._score_slam(info)
-        s = self.table.state
         self.record["table_state"] = {
             "totals": info["total_points"].tolist(),
             "game_over": info["game_over"].tolist(),
-            "deal_index": s.deal_index.tolist(),
+            "deal_index": self.table.deal_index.tolist(),
         }
 
     def _score_teams(self, info: dict[str, np.ndarray], team_at: np.ndarray) -> None:

@@ -1,0 +1,149 @@
+"""Checked values for configurations and command-line flags, and one-line errors.
+
+Every flag of every ``hearts-env`` command and every field of the training and tournament
+configurations goes through one of these checks (:class:`Number`, :func:`comma_list`,
+:func:`option_arg`, :func:`agent_spec`), so the command line and the Python API refuse the same
+inputs with the same words. :func:`run_command` turns a refused input into one line,
+``<prog>: error: <what is wrong>``, and exit status 2 (``--debug`` keeps the traceback).
+
+Below :mod:`training` and :mod:`benchmarks`, above :mod:`agents`: it may be imported by both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from agents import parse_option, parse_spec
+
+USER_ERRORS = (ValueError, TypeError, OSError)
+"""Errors a command reports in one line (exit status 2) unless ``--debug`` is given."""
+
+
+# ---------------------------------------------------------------------- argument types
+class Number:
+    """A range-checked int or float: an argparse ``type=`` for text, and :meth:`check` for values
+    given from Python, so both paths refuse the same inputs with the same words."""
+
+    def __init__(
+        self,
+        kind: type,
+        what: str,
+        low: float | None = None,
+        high: float | None = None,
+        low_open: bool = False,
+        finite: bool = True,
+    ) -> None:
+        self.kind, self.what, self.low, self.high = kind, what, low, high
+        self.low_open, self.finite = low_open, finite
+        self.__name__ = what  # argparse names a type by it
+
+    def _in_range(self, value: float) -> bool:
+        if math.isnan(value) or (self.finite and math.isinf(value)):
+            return False
+        if self.low is not None and (value <= self.low if self.low_open else value < self.low):
+            return False
+        return self.high is None or value <= self.high
+
+    def __call__(self, text: str) -> Any:
+        try:
+            value = self.kind(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {self.what}, got {text!r}") from None
+        if not self._in_range(value):
+            raise argparse.ArgumentTypeError(f"must be {self.what}, got {text!r}")
+        return value
+
+    def check(self, name: str, value: Any) -> Any:
+        """``value`` as a plain int / float; ``TypeError`` or ``ValueError`` naming ``name`` and it."""
+        ok_type = (int, np.integer) if self.kind is int else (int, float, np.integer, np.floating)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, ok_type):
+            raise TypeError(f"{name} must be {self.what}, got {type(value).__name__} {value!r}")
+        if not self._in_range(value):
+            raise ValueError(f"{name} must be {self.what}, got {value!r}")
+        return self.kind(value)
+
+
+positive_int = Number(int, "a positive integer", low=1)
+non_negative_int = Number(int, "a non-negative integer", low=0)
+positive_float = Number(float, "a positive number", low=0, low_open=True)
+non_negative_float = Number(float, "a non-negative number", low=0)
+fraction = Number(float, "a number from 0 to 1", low=0, high=1)
+budget_minutes = Number(
+    float, "a positive number of minutes (inf: no limit)", low=0, low_open=True, finite=False
+)
+
+
+def comma_list(item: Callable[[str], Any], what: str, allow_empty: bool = False) -> Callable[[str], tuple]:
+    """An argparse ``type=`` for ``A,B,C``: a tuple of ``item(A)``, … (empty items are skipped)."""
+
+    def parse(text: str) -> tuple:
+        values = tuple(item(part.strip()) for part in text.split(",") if part.strip())
+        if not values and not allow_empty:
+            raise argparse.ArgumentTypeError(f"needs at least one {what}, got {text!r}")
+        return values
+
+    parse.__name__ = f"list of {what}"
+    return parse
+
+
+def agent_spec(text: str) -> str:
+    """An argparse ``type=`` for one agent spec (``strategy``, ``ismcts:simulations=100``)."""
+    try:
+        parse_spec(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
+
+
+def option_arg(text: str) -> tuple[str, Any]:
+    """An argparse ``type=`` for ``--option KEY=VALUE`` (:func:`agents.parse_option`)."""
+    try:
+        return parse_option(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+# ---------------------------------------------------------------------- parsers and errors
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``<prog>: error: <message>`` (the usage is under ``--help``)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def add_debug(parser: argparse.ArgumentParser, top: bool = True) -> None:
+    """``--debug``: show the traceback of an error instead of one line (``top=False``: a
+    subcommand's copy of the flag, which leaves the top-level one's value alone)."""
+    parser.add_argument(
+        "--debug", action="store_true", default=False if top else argparse.SUPPRESS,
+        help="show the full traceback of an error instead of one line",
+    )  # fmt: skip
+
+
+def one_line(error: BaseException) -> str:
+    """An error's message on one line."""
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def run_command(
+    parser: argparse.ArgumentParser, argv: Sequence[str] | None, run: Callable[[argparse.Namespace], int]
+) -> int:
+    """Parse ``argv`` and ``run`` it; returns the exit status (2 for refused input, printed in one
+    line: never raises ``SystemExit``, never shows a traceback unless ``--debug``)."""
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # argparse has printed its one line (or --help)
+        return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
+    try:
+        return run(args)
+    except USER_ERRORS as error:
+        if getattr(args, "debug", False):
+            raise
+        print(f"{parser.prog}: error: {one_line(error)}", file=sys.stderr)
+        return 2

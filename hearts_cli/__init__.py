@@ -1,0 +1,154 @@
+"""The ``hearts-env`` command line: ``hearts-env <command> ...`` (also ``python -m hearts_cli``).
+
+Commands
+    tournament   duplicate tournament between agents (:mod:`evaluation.duplicate`)
+    train        PPO self-play training (:mod:`training.ppo`)
+    bench        throughput table beside OpenSpiel (:mod:`benchmarks.throughput`)
+
+Example::
+
+    hearts-env tournament --preset hearts --agents strategy,ducker,lowest,random \\
+        --deals 4000 --seed 0 --json results/ladder.json
+
+Bad input is refused before anything runs: every flag has a checked type
+(:mod:`evaluation.flags`). Errors print one line, ``<prog>: error: <what is wrong>``, and exit
+with status 2, whether argparse found them or the command did while running (a rule option the
+rules reject, an unreadable resume file); ``--debug`` shows the traceback of the latter instead.
+
+The command line sits on top of everything: it imports the evaluation, training and benchmark
+modules (each only when its command runs), and nothing imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from evaluation.flags import (
+    ArgumentParser,
+    add_debug,
+    agent_spec,
+    comma_list,
+    non_negative_float,
+    non_negative_int,
+    option_arg,
+    positive_float,
+    positive_int,
+    run_command,
+)
+
+
+# ---------------------------------------------------------------------- commands
+def _add_tournament(commands: argparse._SubParsersAction) -> None:
+    p = commands.add_parser(
+        "tournament",
+        help="duplicate tournament between agents",
+        description="Every deal is replayed with the agents rotated through all seats. Resumes from --json.",
+    )
+    p.add_argument("--preset", default="hearts", help="preset name (default: hearts)")
+    p.add_argument(
+        "--players", type=positive_int, default=None, help="players per table (default: the preset's)"
+    )
+    p.add_argument(
+        "--agents", type=comma_list(agent_spec, "agent spec"), metavar="A,B",
+        default=("strategy", "ducker", "lowest", "random"),
+        help="comma-separated agent specs, seated in order and repeated to fill the table; "
+        "parameters as name:key=value, e.g. strategy,ismcts:simulations=1000",
+    )  # fmt: skip
+    p.add_argument("--deals", type=positive_int, default=4000, help="distinct deals (default: 4000)")
+    p.add_argument(
+        "--tables", type=positive_int, default=100, help="duplicate tables played side by side (default: 100)"
+    )
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--option", action="append", type=option_arg, default=[], metavar="KEY=VALUE",
+                   help="rule option over the preset (RULES.md §7), e.g. pass_directions=left,right; "
+                   "repeatable")  # fmt: skip
+    p.add_argument("--json", type=Path, default=None, help="results and resume file")
+    p.add_argument("--csv", type=Path, default=None, help="per-agent CSV (default: beside --json)")
+    p.add_argument("--png", type=Path, default=None, help="chart (default: beside --json)")
+    p.add_argument(
+        "--minutes", type=non_negative_float, default=None,
+        help="start no new round after this many minutes (resumable)",
+    )  # fmt: skip
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_debug(p, top=False)
+    p.set_defaults(run=_tournament)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from evaluation.duplicate import Tournament, TournamentConfig, format_report, write_csv, write_png
+
+    config = TournamentConfig(
+        preset=args.preset,
+        num_players=args.players,
+        options=dict(args.option),
+        agents=list(args.agents),
+        deals=args.deals,
+        tables=args.tables,
+        seed=args.seed,
+    )
+    time_limit = None if args.minutes is None else 60 * args.minutes
+    report = Tournament(config, json_path=args.json, progress=not args.quiet).run(time_limit_s=time_limit)
+    print(format_report(report))
+    csv_path = args.csv or (args.json.with_suffix(".csv") if args.json else None)
+    png_path = args.png or (args.json.with_suffix(".png") if args.json else None)
+    if csv_path:
+        write_csv(report, csv_path)
+    if png_path:
+        write_png(report, png_path)
+    illegal = sum(row["illegal"] for row in report["agents"])
+    return 1 if illegal else 0
+
+
+def _add_train(commands: argparse._SubParsersAction) -> None:
+    from training.ppo import add_arguments
+
+    p = commands.add_parser(
+        "train",
+        help="PPO self-play training (training/ppo.py)",
+        description="PPO self-play for the Hearts family.",
+    )
+    add_arguments(p)
+    add_debug(p, top=False)
+    p.set_defaults(run=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    from training.ppo import args_from, train
+
+    train(args_from(args))
+    return 0
+
+
+def _add_bench(commands: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("bench", help="throughput table beside OpenSpiel (benchmarks/throughput.py)")
+    p.add_argument("--seconds", type=positive_float, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--all-presets", action="store_true", help="add a B=4096 row for every preset")
+    p.add_argument("--json", help="write the rows to this JSON file")
+    add_debug(p, top=False)
+    p.set_defaults(run=_bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from benchmarks import throughput
+
+    argv = ["--seconds", str(args.seconds)] + (["--all-presets"] if args.all_presets else [])
+    throughput.main(argv + (["--json", args.json] if args.json else []))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``hearts-env``."""
+    parser = ArgumentParser(prog="hearts-env", description="Hearts-family environments: tools.")
+    add_debug(parser)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="command")
+    _add_tournament(commands)
+    _add_train(commands)
+    _add_bench(commands)
+    return run_command(parser, argv, lambda args: args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
