@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 import hearts_env
+from agents.base import random_legal
 from hearts_env.bits import random_bit
 from hearts_env.presets import make_rules, preset_names
 from hearts_env.table import Table
@@ -73,11 +74,15 @@ def batched(preset: str, batch: int, observation: bool, seconds: float, **option
     rng = np.random.default_rng(0)
     out = np.empty((batch, table.observer.layout.size), np.float32)  # reused, as vector_env(copy=False)
 
+    decisions = bool(table.rules.decisions)  # bids and declarations are not cards: use the mask
+
     def step() -> int:
-        if observation:
-            table.observe(out=out)
-            table.action_mask()
-        result = table.step(random_bit(table.legal(), rng))
+        mask = None
+        if observation or decisions:
+            if observation:
+                table.observe(out=out)
+            mask = table.action_mask()
+        result = table.step(random_legal(mask, rng) if decisions else random_bit(table.legal(), rng))
         if result.deal_ended.any():
             table.redeal(np.flatnonzero(result.deal_ended))
         return batch

@@ -307,6 +307,62 @@ DECISION_CASES = [
 ]
 
 
+def _domino_deal() -> tuple[list[list[str]], list[str]]:
+    cards = [f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA"]
+    return [cards[i * 6 : i * 6 + 6] for i in range(4)], cards[24:]
+
+
+def _twice_deal() -> tuple[list[list[str]], list[str]]:
+    """A two-deck deal for 6 players (17 each, a kitty of 2)."""
+    cards = sorted([f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA"] * 2)
+    return [cards[i * 17 : i * 17 + 17] for i in range(6)], cards[102:]
+
+
+DEAL_CASES = [
+    # (preset, options of reset() that are wrong, error, text the message names)
+    (
+        "domino_hearts",
+        lambda: {"hands": _domino_deal()[0], "stock": _domino_deal()[1][:-1]},
+        ValueError,
+        "28",
+    ),
+    (
+        "domino_hearts",
+        lambda: {"hands": _domino_deal()[0], "stock": ["2C", *_domino_deal()[1][1:]]},
+        ValueError,
+        "2C",
+    ),
+    ("domino_hearts", lambda: {"hands": _domino_deal()[0], "stock": "2C 3C"}, TypeError, "'2C 3C'"),
+    ("hearts", lambda: {"hands": a_deal(), "stock": ["2C"]}, ValueError, "no stock"),
+    (
+        "cancellation_hearts",
+        lambda: {
+            "hands": [["2C"] + h[1:] if i == 1 else h for i, h in enumerate(_twice_deal()[0])],
+            "kitty": _twice_deal()[1],
+        },
+        ValueError,
+        "2C",
+    ),  # fmt: skip
+    ("cancellation_hearts", lambda: {"hands": _twice_deal()[0], "kitty": ["AS"]}, ValueError, "kitty"),
+    ("hearts", lambda: {"hands": a_deal(), "kitty": ["2C"], "widow": ["2C"]}, ValueError, "not both"),
+]
+
+
+@pytest.mark.parametrize(("preset", "options", "error", "says"), DEAL_CASES)
+def test_fixed_deals_of_the_new_mechanisms(preset: str, options: Any, error: type, says: str) -> None:
+    """A stock that does not complete the deck, a card three times in two decks …: clear
+    errors, and the game is as it was (it then plays a deal to its end)."""
+    env = hearts_env.env(preset)
+    env.reset(seed=2)
+    before = snapshot(env)
+    with pytest.raises(error) as raised:
+        env.reset(options=options())
+    assert says in str(raised.value), str(raised.value)
+    assert_same(before, snapshot(env))
+    points = _play_any(env)
+    assert sum(points) == env.unwrapped.rules.penalty_total or env.unwrapped.rules.decks == 2
+
+
 @pytest.mark.parametrize("case", DECISION_CASES, ids=ids(DECISION_CASES))
 def test_decision_cases(case: Case) -> None:
     env = decisions_env("auction_hearts", 1)

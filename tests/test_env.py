@@ -34,6 +34,23 @@ def test_api_and_seed(preset: str, players: int) -> None:
     seed_test(lambda: hearts_env.env(preset, num_players=players), num_cycles=300)
 
 
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("partnership_hearts", {"version": "B"}),
+        ("partnership_hearts", {"version": "C"}),
+        ("hearts", {"moon": "shooter_choice"}),
+        ("chasse_coeur", {"moon": "shooter_choice"}),
+        ("joker_hearts", {"jokers": 2}),
+        ("heartsette", {"reading": "modern"}),
+    ],
+)
+def test_api_and_seed_of_versions_and_options(preset: str, options: dict) -> None:
+    """What ``all_configs()`` does not enumerate: Partnership B and C, the shooter's choice, …"""
+    api_test(hearts_env.env(preset, **options), num_cycles=300)
+    seed_test(lambda: hearts_env.env(preset, **options), num_cycles=300)
+
+
 def test_game_episode_api() -> None:
     api_test(hearts_env.env("hearts", episode="game", target_score=30), num_cycles=500)
 
@@ -212,3 +229,18 @@ def test_pickle_round_trip() -> None:
         a, b = env.observe(agent), clone.observe(agent)
         assert np.array_equal(a["observation"], b["observation"])
         assert np.array_equal(a["action_mask"], b["action_mask"])
+
+
+@pytest.mark.parametrize(("preset", "players"), all_configs())
+def test_the_observation_space_contains_every_observation(preset: str, players: int) -> None:
+    """Every agent's observation at every step of two deals lies in its observation space (the
+    bounds come from the rules: bonus cards are negative, two decks count to 2, …)."""
+    env = hearts_env.env(preset, num_players=players)
+    rng = np.random.default_rng(players)
+    for seed in (0, 1):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            for other in env.agents:
+                assert env.observation_space(other).contains(env.observe(other)), (preset, players, other)
+            obs, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
