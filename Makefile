@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
+	# setuptools >= 77 builds the SPDX `license` offline (tests/test_packaging.py builds a wheel).
+	$(PIP) install -q --upgrade pip "setuptools>=77"
 	# Exact torch pin first: the machine holds this CPU wheel; a looser pin could pull a CUDA build.
 	$(PIP) install -q torch==2.13.0
 	$(PIP) install -q -e ".[training,benchmarks,dev]"

@@ -2,7 +2,7 @@
 
 ``agents.make(name, preset="hearts", num_players=4, **kwargs)`` builds the agent ``name`` for that
 environment configuration. ``kwargs`` that are the agent's own keyword-only parameters (e.g.
-``simulations`` for ``ismcts``) go to the agent; the rest are rule options (RULES.md §7)::
+``simulations`` for ``ismcts``) go to the agent; the rest are rule options (docs/rules.md)::
 
     agent = agents.make("strategy", "black_maria", num_players=3)
     actions = agent.act({"observation": obs, "action_mask": mask}, rng)  # (B,)

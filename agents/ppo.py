@@ -2,10 +2,10 @@
 
 ``agents.make("ppo", preset, num_players, checkpoint=PATH)`` plays the policy file saved at
 ``PATH`` (``policy.pt`` of a :mod:`training.ppo` run). Without ``checkpoint`` it
-plays the checkpoint shipped for that preset and player count, ``checkpoints/<preset>-<n>p.pt``
-(standard 4-player Hearts, 3-player Black Maria), or raises ``FileNotFoundError`` naming what
-ships. By default it plays the most probable legal card (``greedy=True``); ``greedy=False``
-samples from the policy, as in training.
+plays the checkpoint shipped for that preset and player count, ``agents/checkpoints/<preset>-<n>p.pt``
+(standard 4-player Hearts, 3-player Black Maria; package data, so an installed wheel has them
+too), or raises ``FileNotFoundError`` naming what ships. By default it plays the most probable
+legal card (``greedy=True``); ``greedy=False`` samples from the policy, as in training.
 
 The network, :class:`PolicyValueNet`, lives here rather than in ``training/`` so that playing a
 checkpoint needs only torch: a small MLP over the flat observation of
@@ -26,13 +26,13 @@ import pickle
 import re
 import warnings
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.base import Agent, Observation
-from hearts_env.cards import NUM_STANDARD_CARDS
 from hearts_env.rules import Rules
 
 try:
@@ -49,8 +49,10 @@ CHECKPOINT_FORMAT = "hearts-env-ppo-checkpoint"
 """``format`` of a :mod:`training.ppo` resume checkpoint (its ``version`` says which layout)."""
 ILLEGAL_LOGIT = -1e9
 """Logit given to illegal cards: exp() underflows to exactly 0, yet entropies stay finite."""
-SHIPPED_DIR = Path(__file__).resolve().parent.parent / "checkpoints"
-"""Where the shipped checkpoints live: ``<preset>-<n>p.pt``."""
+SHIPPED_DIR = Path(str(resources.files("agents") / "checkpoints"))
+"""Where the shipped checkpoints live: ``<preset>-<n>p.pt`` (with their learning curves), package
+data of :mod:`agents` found through :mod:`importlib.resources`, so a source tree, an editable install
+and an installed wheel all find them (packages install unzipped, so it is a directory)."""
 
 
 def shipped_path(preset: str, num_players: int) -> Path:
@@ -59,7 +61,7 @@ def shipped_path(preset: str, num_players: int) -> Path:
 
 
 def shipped() -> list[str]:
-    """Names (``<preset>-<n>p``) of the checkpoints that ship with the repository."""
+    """Names (``<preset>-<n>p``) of the checkpoints that ship with the package."""
     return sorted(p.stem for p in SHIPPED_DIR.glob("*.pt"))
 
 
@@ -260,7 +262,7 @@ class PPOAgent(Agent):
         return agent
 
     def _check(self, content: dict[str, Any]) -> None:
-        size, actions = self.layout.size, NUM_STANDARD_CARDS + self.rules.jokers
+        size, actions = self.layout.size, len(self.rules.action_names)  # cards, then decisions
         if content["num_players"] != self.rules.num_players or content["obs_size"] != size:
             raise ValueError(
                 f"checkpoint {self.checkpoint} plays {content['preset']} with {content['num_players']} "

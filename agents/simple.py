@@ -11,7 +11,7 @@
   points, then highest rank); leads its lowest card (a joker only when nothing else is legal)
   and passes its highest (never a joker).
 
-Decisions other than cards (RULES.md §7), the same for ``lowest`` and ``ducker``
+Decisions other than cards (docs/rules.md), the same for ``lowest`` and ``ducker``
 (:func:`plain_decisions`): ``pass`` in every declaration and bidding round; ``moon:add`` (the
 old moon) for the shooter's choice; a named suit, should one be asked, is the suit holding the
 fewest high cards (J and up), then the fewest cards.

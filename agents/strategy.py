@@ -54,7 +54,7 @@ pass, take a trick of up to ``GUARD_POINTS`` points when I can, lead a sure-winn
 shed my cheapest penalty card on my partner's trick; the team moon is a threat only from the
 other team, and a shoot for mine.
 
-Decisions other than cards (RULES.md §7) —
+Decisions other than cards (docs/rules.md) —
     *Général* (``chasse_coeur``) and the *slam bid* (Partnership C): only with a dominant hand
     (:func:`dominant`): in every suit I hold, my top cards outnumber the others' cards or are all
     my cards, and I win the first trick if someone else leads it. The declarer then shoots; the

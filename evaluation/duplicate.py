@@ -75,11 +75,11 @@ class TournamentConfig:
     """What a tournament plays; the JSON file records it so a resume can check it."""
 
     preset: str = "hearts"
-    """Preset name (RULES.md §3)."""
+    """Preset name (docs/rules.md)."""
     num_players: int | None = None
     """Players per table; None: the preset's default."""
     options: dict[str, Any] = field(default_factory=dict)
-    """Rule options over the preset (RULES.md §7), e.g. ``{"hearts_break": "heart_or_queen"}``."""
+    """Rule options over the preset (docs/rules.md), e.g. ``{"hearts_break": "heart_or_queen"}``."""
     agents: list[str] = field(default_factory=lambda: ["strategy", "ducker", "lowest", "random"])
     """Agent specs (``agents.parse_spec``), seated in this order and repeated to fill the table."""
     deals: int = 4000

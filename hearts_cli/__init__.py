@@ -4,6 +4,7 @@ Commands
     tournament   duplicate tournament between agents (:mod:`evaluation.duplicate`)
     train        PPO self-play training (:mod:`training.ppo`)
     bench        throughput table beside OpenSpiel (:mod:`benchmarks.throughput`)
+    play         play one seat yourself in the terminal against agents (:mod:`hearts_cli.play`)
 
 Example::
 
@@ -63,7 +64,7 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--option", action="append", type=option_arg, default=[], metavar="KEY=VALUE",
-                   help="rule option over the preset (RULES.md §7), e.g. pass_directions=left,right; "
+                   help="rule option over the preset (docs/rules.md), e.g. pass_directions=left,right; "
                    "repeatable")  # fmt: skip
     p.add_argument("--json", type=Path, default=None, help="results and resume file")
     p.add_argument("--csv", type=Path, default=None, help="per-agent CSV (default: beside --json)")
@@ -147,6 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_tournament(commands)
     _add_train(commands)
     _add_bench(commands)
+    from hearts_cli.play import add_parser as _add_play
+
+    _add_play(commands)
+    from hearts_cli.rules import add_rules
+
+    add_rules(commands)
     return run_command(parser, argv, lambda args: args.run(args))
 
 

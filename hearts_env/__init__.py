@@ -3,7 +3,7 @@
 ``hearts_env.env(preset, **options)`` — PettingZoo AEC environment (one game);
 ``hearts_env.vector_env(preset, num_envs=B, seed=..., **options)`` — B games as a Gymnasium
 ``VectorEnv``; ``hearts_env.make_rules`` — the validated rules of a preset; ``PRESETS`` — the
-preset table. See RULES.md §7 for option names.
+preset table. Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``).
 """
 
 from hearts_env.cards import card_name, card_symbol, parse_card, parse_cards

@@ -10,7 +10,7 @@ suit, a higher index is a higher card. Jokers follow the standard cards: ``JK1``
 ``JK2`` = 53. A two-deck game holds two copies of some indices; its hands are card counts,
 not bitmasks (see :class:`Deck`).
 
-Both notations of RULES.md §1 are accepted: ``"QS"``, ``"Q♠"``, ``"10H"``, ``"TH"``, ``"10♥"``.
+Both notations of docs/rules.md are accepted: ``"QS"``, ``"Q♠"``, ``"10H"``, ``"TH"``, ``"10♥"``.
 ``card_name`` gives the short ASCII form and ``card_symbol`` the Unicode form for display.
 """
 

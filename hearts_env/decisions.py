@@ -1,5 +1,5 @@
 """Decisions other than cards, as data: each phase of a deal that asks for a named decision
-has its legal set and its step here (RULES.md §3 and §7).
+has its legal set and its step here (docs/rules.md and §7).
 
 =================  =======================  ==================================================
 phase              decisions                what it does

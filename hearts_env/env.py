@@ -244,7 +244,7 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 
 def env(preset: str = "hearts", render_mode: str | None = None, **options: Any) -> AECEnv:
-    """``preset`` as a PettingZoo AEC env (RULES.md §7 options), with order enforcing. Actions
+    """``preset`` as a PettingZoo AEC env (docs/rules.md options), with order enforcing. Actions
     are checked by the env itself (see the module docstring): no bare assertions."""
     wrapped: AECEnv = raw_env(preset, render_mode=render_mode, **options)
     return _OrderEnforcing(wrapped)

@@ -1,4 +1,4 @@
-"""Named presets: each variant of RULES.md §2–3 as data over :class:`~hearts_env.rules.Rules`.
+"""Named presets: each variant as data over :class:`~hearts_env.rules.Rules` (``docs/rules.md``).
 
 ``make_rules(preset, num_players=None, reading=None, **options)`` is the one way in:
 
@@ -6,7 +6,7 @@
 * ``num_players`` — within the preset's range (default: the preset's default);
 * ``reading`` — a named alternative reading of the sources (``"parlett"`` for Greek Hearts …),
   see :data:`Preset.readings`;
-* ``options`` — field overrides (RULES.md §7). ``card_points`` is a mapping merged over the
+* ``options`` — field overrides (docs/rules.md). ``card_points`` is a mapping merged over the
   preset's values; ``removal`` names a removal table (``"standard"``, ``"arnold"``,
   ``"culbertson"``, ``"foster"``, ``"maria"``) and ``removed`` lists cards explicitly;
   ``discard_first`` takes a card name.
@@ -22,7 +22,7 @@ from hearts_env.cards import parse_card, parse_cards
 from hearts_env.rules import Rules, as_int, points_table
 
 REMOVAL_TABLES: dict[str, dict[int, str]] = {
-    # RULES.md §2: cards removed so that every hand is equal, per player count.
+    # docs/rules.md: cards removed so that every hand is equal, per player count.
     "standard": {3: "2D", 5: "2C 2D", 6: "2C 2D 2S 3C"},
     "arnold": {3: "2C", 5: "2C 2D", 6: "2C 2D 2S 3C"},
     "culbertson": {3: "2C", 5: "2C 2D", 6: "2C 2D 2S 2H", 7: "2C 2D 2S"},
@@ -254,7 +254,7 @@ PRESETS.update(
                         "hearts_break": "heart",
                         "no_points_first_trick": True,
                         "pass_count": 3,
-                        "pass_directions": ("left", "right", "across", "hold"),
+                        "pass_directions": _STANDARD_CYCLES,  # per player count
                         "moon": "old",
                     }
                 },
@@ -325,7 +325,7 @@ def get_preset(name: str) -> Preset:
 def make_rules(
     preset: str = "hearts", num_players: int | None = None, reading: str | None = None, **options: Any
 ) -> Rules:
-    """Validated :class:`Rules` for ``preset`` with ``options`` (RULES.md §7 names) applied.
+    """Validated :class:`Rules` for ``preset`` with ``options`` (docs/rules.md names) applied.
 
     Raises ``ValueError`` for an unknown preset, reading or option, a player count outside the
     preset's range, or option values the rules reject.
@@ -387,6 +387,8 @@ def make_rules(
         values["removed"] = tuple(parse_cards(REMOVAL_TABLES[removal].get(n, "")))
     if isinstance(values.get("discard_first"), str):
         values["discard_first"] = parse_card(values["discard_first"])
+    if isinstance(values.get("pass_directions"), Mapping):  # a cycle per player count
+        values["pass_directions"] = values["pass_directions"][n]
     if "pass_directions" in values:
         values["pass_directions"] = _directions(values["pass_directions"])
     return Rules(preset=preset, num_players=n, **values)

@@ -2,7 +2,8 @@
 
 Every variant is a :mod:`preset <hearts_env.presets>` — a named set of values for these fields —
 never a subclass. ``make_rules("black_maria", num_players=4, moon="new")`` merges options over
-a preset and returns a validated :class:`Rules`. Field names and values follow RULES.md §7.
+a preset and returns a validated :class:`Rules`. The field names and values are public: the options
+table of ``docs/rules.md`` lists them with these fields' docstrings.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def as_bool(name: str, value: object) -> bool:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of a Hearts-family deal and game (RULES.md §2, §3, §7).
+    """Every option of a Hearts-family deal and game (docs/rules.md).
 
     Build one with :func:`hearts_env.presets.make_rules`; constructing it directly is fine too
     and runs the same validation. Card-valued fields hold card indices; ``card_points`` holds one
@@ -129,7 +130,8 @@ class Rules:
     pass_directions: tuple[str, ...] = ("left", "right", "across", "hold")
     """Pass direction of deal k is ``pass_directions[k % len]``."""
     first_lead: str = "lowest_club"
-    """``"lowest_club"`` (its holder must lead it), ``"any_club"``, ``"eldest"`` (any card)."""
+    """Who leads the first trick: ``"lowest_club"`` (the holder of the lowest club in play must
+    lead it), ``"any_club"`` (that holder leads, any club), ``"eldest"`` (eldest hand, any card)."""
     hearts_break: str = "heart"
     """``"heart"``, ``"heart_or_queen"`` (Q♠ played also breaks) or ``"free"``."""
     queen_needs_break: bool = False
@@ -142,7 +144,7 @@ class Rules:
     """No heart may be led to the first trick unless the leader holds only hearts (Culbertson's
     Greek Hearts), whatever ``hearts_break`` says."""
     first_trick_all_penalty: str = "play"
-    """A hand of only penalty cards at the start of play (RULES.md §2; needs
+    """A hand of only penalty cards at the start of play (docs/rules.md; needs
     ``no_points_first_trick``): ``"play"`` (it plays one, scored normally), ``"redeal"`` (the
     deal is cancelled: nobody scores, the same dealer deals again), ``"not_counted"`` (the
     penalty cards of the first trick score nothing), ``"to_lowest"`` (the first trick is set
@@ -158,7 +160,10 @@ class Rules:
     scoring: str = "points"
     """``"points"``: sum of card points; ``"royal"``: Royal Hearts' queen effects."""
     moon: str = "old"
-    """``"old"``, ``"new"``, ``"no_points"``, ``"none"``, ``"auto_choice"`` (old moon unless
+    """Taking every penalty card: ``"old"`` (the shooter scores his points less the penalty total,
+    every other player adds it), ``"new"`` (the shooter subtracts it twice: minus the total,
+    others keep their points), ``"no_points"`` (nobody scores that deal), ``"none"`` (no moon:
+    he keeps his points), ``"auto_choice"`` (old moon unless
     adding to the others would end the game without the shooter lowest: then new moon),
     ``"slam"`` (the shooter scores minus the penalty total, everyone else 0 — Omnibus),
     ``"shooter_choice"`` (the shooter decides after the last trick: ``moon:add`` is the old
@@ -186,7 +191,7 @@ class Rules:
     cannot follow suit draws from (None: the whole deck is dealt). Players whose hand is empty
     drop out; the last one holding cards takes his hand and the stock."""
     bidding: str = "none"
-    """Decisions before the first lead (RULES.md §3): ``"none"``; ``"general"`` (Chasse-cœur:
+    """Decisions before the first lead (docs/rules.md): ``"none"``; ``"general"`` (Chasse-cœur:
     from eldest hand each player passes or declares Général, the first declaration closes the
     round); ``"auction"`` (Auction Hearts: from eldest to dealer each passes or bids more chips
     than before, up to ``max_bid``; the winner names the penalty suit and leads; all passing:
@@ -301,6 +306,11 @@ class Rules:
                 raise ValueError(
                     "bidding='auction' names the penalty suit: card_points must be hearts 1 each"
                 )
+        if self.bidding == "auction" and self.first_lead != "eldest":
+            raise ValueError(
+                f"bidding='auction' decides the first lead (the auction's winner, else eldest hand): "
+                f"first_lead must be 'eldest', got {self.first_lead!r}"
+            )
         if self.bidding == "slam" and self.teams:
             raise ValueError("bidding='slam' makes its own partnership: it cannot have fixed teams")
 
@@ -420,7 +430,7 @@ class Rules:
 
     @cached_property
     def decisions(self) -> tuple[str, ...]:
-        """The named decisions other than cards (RULES.md §7), in action order."""
+        """The named decisions other than cards (docs/rules.md), in action order."""
         names: list[str] = []
         if self.bidding != "none":
             names.append("pass")

@@ -1,4 +1,4 @@
-"""Deal and game scoring as array functions over K finished deals (RULES.md §2–3).
+"""Deal and game scoring as array functions over K finished deals (docs/rules.md).
 
 ``deal_points`` applies the variant's card scoring (plain sums or Royal Hearts' queens), the
 moon rule and the no-trick bonus. ``settle_deal`` / ``settle_game`` turn points into chips for

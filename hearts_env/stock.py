@@ -1,4 +1,4 @@
-"""Domino Hearts' stock: draws, drop-outs and the last holder (RULES.md §3, ``stock_deal``).
+"""Domino Hearts' stock: draws, drop-outs and the last holder (docs/rules.md, ``stock_deal``).
 
 A player who must follow and holds no card of the suit led draws from the top of the stock
 until he draws one or the stock is empty (chance, never a decision); a player whose hand is

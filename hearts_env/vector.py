@@ -316,7 +316,7 @@ class HeartsVectorEnv(VectorEnv):
     ``start_method``: how workers start (default ``"fork"`` where available, else
     ``"spawn"``, which needs the ``__main__`` guard). ``worker_timeout``: seconds to wait for
     a worker's answer before raising ``TimeoutError`` (a positive number). Other keyword
-    arguments are rules options (RULES.md §7) for :func:`~hearts_env.presets.make_rules`.
+    arguments are rules options (docs/rules.md) for :func:`~hearts_env.presets.make_rules`.
 
     Raises ``TypeError`` / ``ValueError`` for a bad argument, before any worker starts.
     """
@@ -788,6 +788,6 @@ def _check_arguments(
 def vector_env(
     preset: str = "hearts", num_envs: int = 1024, seed: int | None = None, **options: Any
 ) -> HeartsVectorEnv:
-    """``num_envs`` games of ``preset`` as a Gymnasium ``VectorEnv`` (RULES.md §7 options;
+    """``num_envs`` games of ``preset`` as a Gymnasium ``VectorEnv`` (docs/rules.md options;
     ``num_workers``, ``copy``, ``worker_timeout`` and the others as in :class:`HeartsVectorEnv`)."""
     return HeartsVectorEnv(preset, num_envs=num_envs, seed=seed, **options)

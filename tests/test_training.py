@@ -153,3 +153,27 @@ def test_every_shipped_checkpoint_loads_and_plays_a_deal(name: str) -> None:
     totals = table.deal_points.sum(axis=1)
     total = table.rules.penalty_total
     assert ((totals == total) | (totals == total * (num_players - 1))).all(), totals
+
+
+@pytest.mark.parametrize(
+    "preset", ["chasse_coeur", "domino_hearts", "cancellation_hearts", "partnership_hearts"]
+)
+def test_training_copes_with_decisions_stocks_two_decks_and_teams(preset: str, tmp_path: Path) -> None:
+    """A few iterations on presets whose deals vary in length, with decisions other than cards,
+    two decks or teams: finite losses, and the policy file plays (its action count includes
+    the decisions)."""
+    from training.ppo import Args, train
+
+    args = Args(
+        preset=preset, num_games=16, rollout_steps=32, hidden=(16,), minibatch_size=128, update_epochs=1,
+        eval_deals=4, eval_every=0, total_decisions=1024, imitation_decisions=512, progress=False,
+        tensorboard=False, run_dir=str(tmp_path / preset), opponents=("random",), eval_opponents=("random",),
+    )  # fmt: skip
+    summary = train(args)
+    assert summary["decisions"] == 1024 and summary["evaluation"][0]["illegal"] == 0
+    with open(tmp_path / preset / "train.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and all(math.isfinite(float(r["value_loss"])) for r in rows if r.get("value_loss"))
+    rules = make_rules(preset)
+    agent = agents.make("ppo", preset, rules.num_players, checkpoint=str(tmp_path / preset / "policy.pt"))
+    assert agent.net.num_actions == len(rules.action_names)

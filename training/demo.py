@@ -5,16 +5,21 @@ policy for a few minutes (:mod:`training.ppo`, its learning curve in ``run_dir``
 duplicate tournament of {the fresh policy, the shipped one, ``strategy``, ``random``} and prints
 the table; the results, a CSV and a chart are written beside it (``tournament.*``). A previous
 demo in ``run_dir`` is replaced.
+
+The table, the CSV and the chart name the two policies ``ppo (fresh, 3 min)`` and
+``ppo (shipped)`` (:func:`relabel`); ``tournament.json`` keeps the agent specs it was played with.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import copy
+import math
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from agents.ppo import shipped_path
 from evaluation.flags import (
@@ -52,10 +57,17 @@ def _demo(options: argparse.Namespace) -> int:
         imitation_decisions=2_000_000, eval_every=2_000_000,
     )  # fmt: skip
     summary = train(args)
-    shown = ("decisions", "minutes", "decisions_per_s", "evaluation")
-    print(json.dumps({key: summary[key] for key in shown}, indent=1))
+    print(
+        f"trained {summary['decisions']:,} decisions in {summary['minutes']:.1f} min "
+        f"({summary['decisions_per_s']:,}/s); last evaluation, points per deal of the policy minus "
+        "the opponent's (lower is better):"
+    )
+    for e in summary["evaluation"]:
+        print(f"  vs {e['opponent']:<10} {e['diff']:+7.3f} ± {e['ci95']:.3f}  ({e['deals']} duplicate deals)")
 
     fresh = f"ppo:checkpoint={summary['policy']}"
+    minutes = f"{options.minutes:g} min" if math.isfinite(options.minutes) else "no time limit"
+    labels = {fresh: f"ppo (fresh, {minutes})", "ppo": "ppo (shipped)"}
     specs = [fresh, "ppo", "strategy", "random"]
     if not shipped_path("hearts", 4).exists():
         print("no shipped checkpoint for hearts with 4 players yet: the tournament leaves it out")
@@ -63,12 +75,33 @@ def _demo(options: argparse.Namespace) -> int:
     config = TournamentConfig(
         preset="hearts", num_players=4, agents=specs, deals=options.deals, seed=options.seed
     )
-    report = Tournament(config, json_path=run / "tournament.json").run()
+    report = relabel(Tournament(config, json_path=run / "tournament.json").run(), labels)
+    print()
     print(format_report(report))
     write_csv(report, run / "tournament.csv")
     write_png(report, run / "tournament.png")
-    print(f"written: {run}/learning_curve.png, {run}/tournament.png, {run}/tournament.csv, {run}/train.csv")
+    print(f"\nwritten: {run}/learning_curve.png, {run}/tournament.png, {run}/tournament.csv, {run}/train.csv")
     return 0
+
+
+def relabel(report: dict[str, Any], labels: Mapping[str, str]) -> dict[str, Any]:
+    """A copy of a tournament ``report`` with agent names (specs) replaced by ``labels`` wherever
+    they appear (agents, pairs, slam rows, and in team names ``a+b``); others stay as they are."""
+    report = copy.deepcopy(report)
+
+    def name(text: str) -> str:
+        if text in labels:
+            return labels[text]
+        return "+".join(labels.get(part, part) for part in text.split("+"))
+
+    def entries(*keys: str) -> list[dict[str, Any]]:
+        return [entry for key in keys for entry in report.get(key) or ()]
+
+    for row in entries("agents", "teams", "slam"):
+        row["name"] = name(row["name"])
+    for pair in entries("pairs", "team_pairs"):
+        pair["a"], pair["b"] = name(pair["a"]), name(pair["b"])
+    return report
 
 
 if __name__ == "__main__":

@@ -40,8 +40,9 @@ tensors and plain values only, read with ``weights_only=True``, see :func:`check
 ``eval_opponents`` every ``eval_every`` decisions, through :mod:`evaluation.duplicate`), and
 ``tb/`` (TensorBoard). A progress bar shows decisions/s and the latest evaluation.
 
-Shipping a policy: ``cp runs/hearts-4p/policy.pt checkpoints/hearts-4p.pt`` (with the learning
-curve as ``checkpoints/hearts-4p.png``); ``agents.make("ppo", "hearts", 4)`` then plays it.
+Shipping a policy: ``cp runs/hearts-4p/policy.pt agents/checkpoints/hearts-4p.pt`` (with the learning
+curve as ``agents/checkpoints/hearts-4p.png``, package data); ``agents.make("ppo", "hearts", 4)`` then
+plays it.
 
 Reproducibility: everything random flows from ``seed``; an iteration's result depends only on
 the state at its start, which the checkpoint holds, so a resumed run continues exactly as the
@@ -104,11 +105,11 @@ class Args:
     """Every training setting; each field is a command-line flag (``num_games`` -> ``--num-games``)."""
 
     preset: str = "hearts"
-    """Preset to train on (RULES.md §3)."""
+    """Preset to train on (docs/rules.md)."""
     num_players: int | None = None
     """Players per table; None: the preset's default."""
     options: dict[str, Any] = field(default_factory=dict)
-    """Rule options over the preset (RULES.md §7), on the command line ``--option KEY=VALUE``."""
+    """Rule options over the preset (docs/rules.md), on the command line ``--option KEY=VALUE``."""
     reward: str = "zero_sum"
     """``zero_sum`` (others' mean points minus one's own) or ``points`` (minus one's own points)."""
     seed: int = 0
@@ -524,28 +525,48 @@ def evaluate(policy_path: Path, rules: Rules, args: Args) -> list[dict[str, Any]
 
 
 def plot_learning_curve(evals: list[dict[str, Any]], title: str, path: Path, imitation: int = 0) -> None:
-    """Points per deal of the policy minus each opponent's (lower is better), with 95% CIs; a dashed
-    line where imitation gives way to PPO."""
+    """Points per deal of the policy minus each opponent's (lower is better) against training
+    decisions: a marker on every evaluation with its 95% CI (bars on up to 12 points, a band
+    between points; the latest value written beside the last), the imitation phase shaded up to a
+    labelled line where PPO takes over."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+    last = max([e["decisions"] for e in evals] + [imitation, 1])
+    scale, unit = next((s, u) for s, u in ((1e6, " (millions)"), (1e3, " (thousands)"), (1, "")) if last >= s)
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
     for opponent in dict.fromkeys(e["opponent"] for e in evals):
         rows = [e for e in evals if e["opponent"] == opponent]
-        x = np.array([e["decisions"] for e in rows], float)
+        x = np.array([e["decisions"] for e in rows], float) / scale
         y = np.array([e["diff"] for e in rows])
         ci = np.array([e["ci95"] for e in rows])
-        ax.plot(x, y, marker="o", label=f"vs {opponent}")
-        ax.fill_between(x, y - ci, y + ci, alpha=0.2)
+        few = len(rows) <= 12  # CI bars on few points; the band alone on many
+        line = ax.errorbar(x, y, yerr=ci if few else None, marker="o", markersize=5 if few else 3.5,
+                           capsize=3, label=f"vs {opponent}")[0]  # fmt: skip
+        if len(rows) > 1:
+            ax.fill_between(x, y - ci, y + ci, color=line.get_color(), alpha=0.15, linewidth=0)
+        ax.annotate(f"{y[-1]:+.2f}", (x[-1], y[-1]), xytext=(6, 0), textcoords="offset points", va="center",
+                    fontsize=8, color=line.get_color())  # fmt: skip
     ax.axhline(0, color="black", linewidth=0.8)
-    if imitation:
-        ax.axvline(imitation, color="gray", linestyle="--", linewidth=0.8, label="imitation | PPO")
-    ax.set_xlabel("training decisions")
-    ax.set_ylabel("points per deal, policy − opponent\n(duplicate, 95% CI; lower is better)")
-    ax.set_title(title)
-    ax.legend()
+    ax.set_xlim(0, last / scale * 1.12)
+    if imitation:  # above the axes, clear of the points
+        boundary = imitation / scale
+        ax.axvspan(0, boundary, color="0.93", zorder=0)
+        ax.axvline(boundary, color="0.35", linestyle="--", linewidth=1, label="imitation ends, PPO begins")
+        above = ax.get_xaxis_transform()  # x in data, y in axes units
+        style = {"transform": above, "va": "bottom", "fontsize": 8, "color": "0.3"}
+        if boundary > 0.2 * ax.get_xlim()[1]:
+            ax.text(boundary / 2, 1.01, "imitation of strategy", ha="center", **style)
+            ax.text(boundary, 1.01, "  PPO self-play →", ha="left", **style)
+        else:  # a narrow imitation phase: one label from the line
+            ax.text(boundary, 1.01, "← imitation of strategy | PPO self-play →", ha="left", **style)
+    ax.set_xlabel(f"training decisions{unit}")
+    ax.set_ylabel("policy − opponent, points per deal\n(duplicate deals, 95% CI; lower is better)")
+    ax.set_title(title, pad=16)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
@@ -893,7 +914,8 @@ def train(args: Args) -> dict[str, Any]:
         title = f"{args.preset}, {rules.num_players} players: PPO"
         plot_learning_curve(progress["evals"], title, run / "learning_curve.png", args.imitation_decisions)
         logs.bar.set_postfix_str(
-            " ".join(f"vs {r['opponent']} {r['diff']:+.2f}±{r['ci95']:.2f}" for r in results)
+            "policy − opponent, lower is better: "
+            + ", ".join(f"vs {r['opponent']} {r['diff']:+.2f}±{r['ci95']:.2f}" for r in results)
         )
 
     def tick(since: float) -> float:

@@ -1,0 +1,223 @@
+"""The shipped rules reference, ``docs/rules.md``, and ``hearts-env rules`` match the rules data.
+
+The generated parts of the document are :mod:`hearts_env.describe`'s output: editing a preset
+or a rule without regenerating them (``python -m hearts_env.describe --write docs/rules.md``)
+fails here. The content checks make sure the generator reads the data rather than saying the
+same thing for every preset.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+import hearts_cli
+from hearts_env import describe as describe_module
+from hearts_env.describe import (
+    blocks,
+    describe,
+    describe_options,
+    describe_preset,
+    preset_index,
+    regenerate,
+    topics,
+)
+from hearts_env.presets import PRESETS, make_rules
+from hearts_env.rules import Rules
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+
+
+@pytest.fixture(scope="module")
+def document() -> str:
+    return DOC.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------- docs/rules.md
+def test_the_document_has_a_section_for_every_preset(document: str) -> None:
+    found = blocks(document)
+    assert sorted(k[len("preset:") :] for k in found if k.startswith("preset:")) == sorted(PRESETS)
+    for name in PRESETS:
+        assert f"\n## `{name}`\n" in document
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_each_section_is_the_generated_text(document: str, name: str) -> None:
+    assert blocks(document)[f"preset:{name}"] == describe_preset(name), (
+        f"the {name} section is out of date: python -m hearts_env.describe --write docs/rules.md"
+    )
+
+
+def test_the_index_and_the_options_table_are_generated(document: str) -> None:
+    found = blocks(document)
+    assert found["index"] == preset_index()
+    assert found["options"] == describe_options()
+    assert regenerate(document) == document
+
+
+def test_the_document_says_how_to_regenerate_it(document: str) -> None:
+    top = document[: document.index("## Introduction")]
+    assert "python -m hearts_env.describe --write docs/rules.md" in top
+    assert "hearts-env rules PRESET" in top
+
+
+def test_every_preset_has_hand_written_notes(document: str) -> None:
+    for name in PRESETS:
+        after = document.split(f"<!-- end preset:{name} -->", 1)[1]
+        notes = after.split("<!-- begin ", 1)[0]
+        assert "### Notes (hand-written)" in notes, name
+        assert "To be written." not in notes, name
+
+
+def test_regenerating_rewrites_a_stale_block_and_adds_a_missing_section(document: str) -> None:
+    stale = document.replace("Q♠ 13; K♠ 10; A♠ 7", "Q♠ 13; K♠ 7; A♠ 10", 1)
+    assert stale != document and regenerate(stale) == document
+    start = document.index("<!-- begin preset:pink_lady -->")
+    end = document.index("<!-- end preset:pink_lady -->") + len("<!-- end preset:pink_lady -->")
+    without = document[:start] + document[end:]
+    added = regenerate(without)
+    assert blocks(added)["preset:pink_lady"] == describe_preset("pink_lady")
+    with pytest.raises(ValueError, match="do not exist"):
+        regenerate(document + "\n<!-- begin preset:no_such_game -->\n<!-- end preset:no_such_game -->\n")
+    with pytest.raises(ValueError, match="twice"):
+        regenerate(document + document[start:end])
+
+
+def test_the_check_command_reports_an_out_of_date_file(tmp_path, document: str, capsys) -> None:
+    path = tmp_path / "rules.md"
+    path.write_text(document.replace("every heart 1", "every heart 2", 1), encoding="utf-8")
+    assert describe_module.main(["--check", str(path)]) == 1
+    assert describe_module.main(["--write", str(path)]) == 0
+    assert describe_module.main(["--check", str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == document
+    capsys.readouterr()
+
+
+def test_the_options_table_holds_every_field_with_its_docstring() -> None:
+    table = describe_options()
+    for f in fields(Rules):
+        if f.name != "preset":
+            assert f"| `{f.name}` |" in table, f.name
+    assert "Points each opponent scores on an old moon" in table  # moon_points' docstring
+    assert "RULES.md" not in table and "``" not in table and ":meth:" not in table
+
+
+# ---------------------------------------------------------------------- hearts-env rules
+@pytest.mark.parametrize("name", ["hearts", "black_maria", "cancellation_hearts", "partnership_hearts"])
+def test_the_rules_command_prints_the_preset(name: str, capsys) -> None:
+    assert hearts_cli.main(["rules", name]) == 0
+    assert capsys.readouterr().out == describe_preset(name) + "\n"
+
+
+def test_the_rules_command_describes_configured_rules(capsys) -> None:
+    argv = ["rules", "black_maria", "--players", "4", "--reading", "ace_ten", "--option", "moon=new"]
+    assert hearts_cli.main(argv) == 0
+    out = capsys.readouterr().out
+    rules = make_rules("black_maria", 4, reading="ace_ten", moon="new")
+    assert out.startswith('## `black_maria`: 4 players, reading="ace_ten", moon=new\n\n')
+    assert out.endswith(describe(rules) + "\n")
+    assert "A♠ 10; K♠ 7" in out and "−43" in out
+
+
+def test_the_rules_command_lists_the_presets(capsys) -> None:
+    assert hearts_cli.main(["rules"]) == 0
+    assert capsys.readouterr().out == preset_index() + "\n"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["rules", "no_such_game"], "unknown preset 'no_such_game'"),
+        (["rules", "hearts", "--reading", "nope"], "hearts has no reading 'nope'"),
+        (["rules", "hearts", "--players", "9"], "hearts is for 3-6 players"),
+        (["rules", "hearts", "--option", "moon=sideways"], "moon='sideways' is not known"),
+    ],
+)
+def test_the_rules_command_refuses_bad_input_in_one_line(argv: list[str], message: str, capsys) -> None:
+    assert hearts_cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hearts-env: error: ") and message in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------- the text follows the data
+def test_black_maria_names_its_spades_and_the_pass_right() -> None:
+    text = describe_preset("black_maria")
+    assert "Q♠ 13" in text and "K♠ 10" in text and "A♠ 7" in text
+    assert "to the player on his right every deal" in text
+    assert "worth 43 in all" in text and "| 6 | 2♣, 2♦, 2♠, 2♥ | 8 | 42 |" in text
+    assert "No moon" in text
+
+
+def test_cancellation_hearts_has_two_decks_and_a_kitty() -> None:
+    text = describe_preset("cancellation_hearts")
+    assert "Two 52-card decks" in text and "104 cards" in text
+    assert "cancel each other" in text and "kitty" in text
+    assert "| 7 | — | 14 | kitty 6 | 52 |" in text and "| 8 | — | 13 | — | 52 |" in text
+
+
+def test_domino_hearts_has_the_stock() -> None:
+    text = describe_preset("domino_hearts")
+    assert "Each player is dealt 6; the other 28 cards are a face-down stock" in text
+    assert "draws from the stock" in text and "reaches 31" in text
+    assert "| 3 | — | 6 | stock 34 | 13 |" in text
+
+
+def test_auction_hearts_lists_the_bids() -> None:
+    text = describe_preset("auction_hearts")
+    assert "`bid:1` … `bid:13`" in text and "`suit:C`, `suit:D`, `suit:H`, `suit:S`" in text
+    assert "70 actions" in text and "No passing." in text
+    assert "`bid:1` … `bid:8`" in describe(make_rules("auction_hearts", max_bid=8))
+
+
+def test_other_presets_read_their_data() -> None:
+    assert "Q♣, Q♦, Q♥, Q♠ 13 each; every other heart 1" in describe_preset("chasse_coeur")
+    assert "declares Général (`general`)" in describe_preset("chasse_coeur")
+    assert "every other player scores 54 more" in describe_preset("chasse_coeur")
+    assert "Q♠ 50; A♥ 15; J♥, Q♥, K♥ 10 each; every other heart its face value" in describe_preset(
+        "greek_hearts"
+    )
+    assert "every other player scores 150 more" in describe_preset("greek_hearts")
+    assert "10♦ −10" in describe_preset("omnibus") and "scores −26" in describe_preset("omnibus")
+    assert "| 3 | — | 18 | 2 | 26 |" in describe_preset("joker_hearts")
+    assert "A widow of 4 cards" in describe(make_rules("heartsette", 3))
+    modern = describe(make_rules("heartsette", 3, reading="modern"))  # the cycle for 3 players
+    assert "the cycle left, right, hold (no pass)" in modern and "Not available" not in describe_preset(
+        "heartsette"
+    )
+    assert "seats 0 and 2 against seats 1 and 3" in describe_preset("partnership_hearts")
+    assert "The holder of 10♦ becomes the bidder's silent partner" in describe_preset("partnership_hearts")
+
+
+def test_changing_an_option_changes_its_topic_only() -> None:
+    base = topics(make_rules("hearts"))
+    for options, label, words in [
+        ({"moon": "new"}, "Moon", "the shooter scores −26"),
+        ({"moon": "shooter_choice"}, "Moon", "`moon:add`"),
+        ({"pass_count": 2}, "Passing", "passes 2 cards"),
+        ({"first_lead": "any_club"}, "First lead", "with any club"),
+        ({"hearts_break": "heart_or_queen"}, "Leading hearts", "a heart or Q♠ has been played"),
+        ({"no_points_first_trick": False}, "First trick", "Any card may be played"),
+        ({"card_points": {"JD": -10}}, "Card points", "J♦ −10"),
+        ({"target_score": 50}, "Game", "reaches 50"),
+        ({"club_play": True}, "Play", "must play it at the first chance"),
+        ({"discard_first": "JS"}, "Play", "must discard J♠"),
+        ({"no_tricks_bonus": -5}, "Card points", "takes no trick scores −5"),
+    ]:
+        changed = topics(make_rules("hearts", **options))
+        assert words in changed[label], (options, changed[label])
+        assert {k for k in base.keys() | changed.keys() if base.get(k) != changed.get(k)} <= {
+            label,
+            "Moon",
+            "Actions",
+        }, options
+
+
+def test_every_configuration_can_be_described() -> None:
+    for name, spec in PRESETS.items():
+        for n in range(spec.players[0], spec.players[1] + 1):
+            text = describe(make_rules(name, n))
+            assert text.startswith(f"- **Players and cards.** {n} players.")
+            assert not re.search(r"\b(None|True|False)\b", text), (name, n)
