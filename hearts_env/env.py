@@ -200,14 +200,18 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The table as text (printed for ``"human"``, returned for ``"ansi"``)."""
+    def render(self, mode: str | None = None) -> str | None:
+        """The table as text (printed for ``"human"``, returned for ``"ansi"``). ``mode``
+        overrides ``render_mode`` for this call (some libraries, RLlib's ``PettingZooEnv``, pass it)."""
         self._check_started("render")
-        if self.render_mode is None:
+        mode = self.render_mode if mode is None else mode
+        if mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
+        if mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render mode {mode!r} is not known: use one of {self.metadata['render_modes']}")
         text = render_text(self.table, 0)
-        if self.render_mode == "human":
+        if mode == "human":
             print(text)
             return None
         return text
@@ -232,10 +236,10 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
             raise RuntimeError("call reset() before observe()")
         return self.env.observe(agent)
 
-    def render(self) -> Any:
+    def render(self, *args: Any) -> Any:
         if not self._has_reset:
             raise RuntimeError("call reset() before render()")
-        return self.env.render()
+        return self.env.render(*args)
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         if not self._has_reset:

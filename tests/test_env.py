@@ -244,3 +244,13 @@ def test_the_observation_space_contains_every_observation(preset: str, players: 
                 assert env.observation_space(other).contains(env.observe(other)), (preset, players, other)
             obs, _, terminated, truncated, _ = env.last()
             env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_render_takes_the_mode_as_an_argument() -> None:
+    """RLlib's PettingZooEnv calls ``render(mode)``: the argument overrides ``render_mode``."""
+    env = hearts_env.env("hearts")
+    env.reset(seed=0)
+    assert env.render("ansi").startswith("hearts (4 players)")
+    with pytest.raises(ValueError, match="'rgb_array'"):
+        env.render("rgb_array")
+    assert hearts_env.env("hearts", render_mode="ansi").unwrapped.render_mode == "ansi"
