@@ -109,6 +109,16 @@ def option_arg(text: str) -> tuple[str, Any]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def add_option_flag(parser: argparse.ArgumentParser, example: str = "moon=new", **kwargs: Any) -> None:
+    """The one ``--option KEY=VALUE`` flag (repeatable) of every command: a rule option over the
+    preset, parsed by :func:`agents.parse_option` (``kwargs`` such as ``dest`` or ``help`` go to
+    argparse)."""
+    kwargs.setdefault("help", f"rule option over the preset (docs/rules.md), e.g. {example}; repeatable")
+    parser.add_argument(
+        "--option", action="append", type=option_arg, default=[], metavar="KEY=VALUE", **kwargs
+    )
+
+
 # ---------------------------------------------------------------------- parsers and errors
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with one-line errors: ``<prog>: error: <message>`` (the usage is under ``--help``)."""

@@ -30,11 +30,11 @@ from pathlib import Path
 from evaluation.flags import (
     ArgumentParser,
     add_debug,
+    add_option_flag,
     agent_spec,
     comma_list,
     non_negative_float,
     non_negative_int,
-    option_arg,
     positive_float,
     positive_int,
     run_command,
@@ -63,9 +63,7 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
         "--tables", type=positive_int, default=100, help="duplicate tables played side by side (default: 100)"
     )
     p.add_argument("--seed", type=non_negative_int, default=0)
-    p.add_argument("--option", action="append", type=option_arg, default=[], metavar="KEY=VALUE",
-                   help="rule option over the preset (docs/rules.md), e.g. pass_directions=left,right; "
-                   "repeatable")  # fmt: skip
+    add_option_flag(p, "pass_directions=left,right")
     p.add_argument("--json", type=Path, default=None, help="results and resume file")
     p.add_argument("--csv", type=Path, default=None, help="per-agent CSV (default: beside --json)")
     p.add_argument("--png", type=Path, default=None, help="chart (default: beside --json)")

@@ -39,7 +39,14 @@ import numpy as np
 
 import agents
 import hearts_env
-from evaluation.flags import add_debug, agent_spec, comma_list, non_negative_int, option_arg, positive_int
+from evaluation.flags import (
+    add_debug,
+    add_option_flag,
+    agent_spec,
+    comma_list,
+    non_negative_int,
+    positive_int,
+)
 from hearts_env import PRESETS, card_symbol, parse_card
 from hearts_env.cards import SUIT_SYMBOLS, SUITS
 
@@ -75,8 +82,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="agent specs for the other seats, in seat order and repeated to fill the table "
         "(default: strategy), e.g. ppo,strategy or random",
     )  # fmt: skip
-    p.add_argument("--option", action="append", type=option_arg, default=[], metavar="KEY=VALUE",
-                   help="rule option (docs/rules.md), e.g. moon=new; repeatable")  # fmt: skip
+    add_option_flag(p)
     p.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deals (default: random)")
     p.add_argument(
         "--deals", type=positive_int, default=None, help="stop after this many deals (default: at game end)"

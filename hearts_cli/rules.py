@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from evaluation.flags import add_debug, option_arg, positive_int
+from evaluation.flags import add_debug, add_option_flag, positive_int
 from hearts_env.describe import describe, describe_preset, preset_index
 from hearts_env.presets import get_preset, make_rules
 
@@ -27,9 +27,7 @@ def add_rules(commands: argparse._SubParsersAction) -> None:
     p.add_argument("preset", nargs="?", default=None, help="preset name (without it: the list of presets)")
     p.add_argument("--players", type=positive_int, default=None, help="players (default: the preset's)")
     p.add_argument("--reading", default=None, help="one of the preset's readings")
-    p.add_argument("--option", action="append", type=option_arg, default=[], metavar="KEY=VALUE",
-                   help="rule option over the preset (docs/rules.md, options), e.g. moon=new; "
-                   "repeatable")  # fmt: skip
+    add_option_flag(p)
     add_debug(p, top=False)
     p.set_defaults(run=run)
 

@@ -37,6 +37,8 @@ _JOKERS = u64((1 << 52) | (1 << 53))
 
 
 _ALL = slice(None)
+_FLAGS = ("lockstep", "all_playing", "per_game")
+"""State fields that are derived flags, not arrays of games."""
 _ACTION_BIT = np.concatenate([[0], BIT[:54], [0]]).astype(U64)
 
 
@@ -144,18 +146,19 @@ class State:
     started together stay in lockstep whatever their pass directions. See :meth:`sync`."""
 
     def array_fields(self) -> list[str]:
-        """Names of the array fields (everything but the derived ``lockstep`` flags)."""
-        return [f.name for f in fields(self) if f.name not in ("lockstep", "all_playing")]
+        """Names of the array fields (everything but the ``lockstep`` flags)."""
+        return [f.name for f in fields(self) if f.name not in _FLAGS]
 
     def copy(self) -> State:
         """A deep copy (arrays copied)."""
         part = State(**{name: getattr(self, name).copy() for name in self.array_fields()})
-        part.lockstep, part.all_playing = self.lockstep, self.all_playing
+        part.lockstep, part.all_playing, part.per_game = self.lockstep, self.all_playing, self.per_game
         return part
 
     def take(self, rows: np.ndarray) -> State:
         """The games at ``rows`` as a new state."""
         part = State(**{name: getattr(self, name)[rows].copy() for name in self.array_fields()})
+        part.per_game = self.per_game
         part.sync()
         return part
 
@@ -167,10 +170,15 @@ class State:
 
     all_playing: bool = False
     """Every game is in the play phase (kept by the engine; see ``lockstep``)."""
+    per_game: bool = False
+    """These rules never run in lockstep (Domino's tricks vary in size, two decks cancel pairs):
+    :meth:`sync` then keeps ``lockstep`` off."""
 
     def sync(self) -> None:
         """Recompute ``lockstep`` (call after changing some games but not others)."""
-        self.lockstep = bool((self.position == self.position[0]).all() and (self.phase <= PLAYING).all())
+        self.lockstep = not self.per_game and bool(
+            (self.position == self.position[0]).all() and (self.phase <= PLAYING).all()
+        )
         self.all_playing = bool((self.phase == PLAYING).all())
 
 
@@ -267,6 +275,7 @@ class Engine:
             hands_hi=z(p, dtype=U64), taken_hi=z(p, dtype=U64), held_hi=z(p, dtype=U64),
             chosen_hi=z(p, dtype=U64), received_hi=z(p, dtype=U64), kitty_hi=z(dtype=U64),
             trick_pairs=z(dtype=U64), carried=z(dtype=U64), carried_hi=z(dtype=U64),
+            per_game=self.per_game,
         )  # fmt: skip
 
     def shuffled_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
@@ -441,7 +450,6 @@ class Engine:
         if not passing.all():
             self._after_pass(s, rows[~passing])
         s.sync()
-        s.lockstep &= not self.per_game
 
     def _deal_second_copies(
         self, s: State, rows: np.ndarray, hands: np.ndarray, kitty: np.ndarray
@@ -497,8 +505,6 @@ class Engine:
     # ------------------------------------------------------------------ legal cards
     def legal(self, s: State) -> np.ndarray:
         """Legal cards of the acting seat of every game, as a (B,) uint64 mask (0 when done)."""
-        if self.per_game:
-            s.lockstep = False
         flat = self._flat(s.current)
         hand = s.hands.take(flat)
         if s.lockstep:
@@ -658,8 +664,6 @@ class Engine:
         ``ValueError`` and change nothing (``legal``, if given, is :meth:`legal` of ``s``)."""
         actions = np.asarray(actions, dtype=np.int64)
         bits = action_bits(actions)
-        if self.per_game:
-            s.lockstep = False
         if check:
             bad = self.illegal(s, actions, legal, bits)
             if bad.any():

@@ -36,6 +36,16 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return view
 
 
+class _StateView:
+    """A read-only view of one field of a table's games (``table.deal_points`` …)."""
+
+    def __init__(self, field: str, doc: str) -> None:
+        self.field, self.__doc__ = field, doc
+
+    def __get__(self, table: Table | None, owner: type) -> Any:
+        return self if table is None else _read_only(getattr(table.state, self.field))
+
+
 def _is_sequence(value: Any) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
@@ -463,59 +473,26 @@ class Table:
     # Read-only views of the games: what the envs, training and tournaments read, so that none
     # of them depends on the engine's state record.
     @property
-    def current_player(self) -> np.ndarray:
-        """(B,) int64: the seat to act in each game (the last to act once its deal is over)."""
-        return _read_only(self.state.current)
-
-    @property
     def deal_over(self) -> np.ndarray:
         """(B,) bool: the game's deal is over (it waits for :meth:`redeal`)."""
         return self.state.phase == DONE
 
-    @property
-    def deal_points(self) -> np.ndarray:
-        """(B, P) int64: the points of each game's last finished deal (after moon and bonus rules)."""
-        return _read_only(self.state.deal_points)
-
-    @property
-    def team_points(self) -> np.ndarray:
-        """(B, P) int64: each seat's team's points of the last finished deal (own without teams)."""
-        return _read_only(self.state.team_points)
-
-    @property
-    def totals(self) -> np.ndarray:
-        """(B, P) int64: game totals (after the last finished deal)."""
-        return _read_only(self.state.totals)
-
-    @property
-    def deal_index(self) -> np.ndarray:
-        """(B,) int64: deals finished before the current one in each game."""
-        return _read_only(self.state.deal_index)
-
-    @property
-    def game_over(self) -> np.ndarray:
-        """(B,) bool: the last finished deal ended its game."""
-        return _read_only(self.state.game_over)
-
-    @property
-    def moon_shooter(self) -> np.ndarray:
-        """(B,) int64: who shot the moon in the last finished deal, -1 if nobody."""
-        return _read_only(self.state.moon_shooter)
-
-    @property
-    def chips(self) -> np.ndarray:
-        """(B, P) float64: the settlement of the last finished deal (0 without one)."""
-        return _read_only(self.state.chips)
-
-    @property
-    def cancelled(self) -> np.ndarray:
-        """(B,) bool: the last deal was cancelled (``first_trick_all_penalty="redeal"``)."""
-        return _read_only(self.state.cancelled)
-
-    @property
-    def trick_number(self) -> np.ndarray:
-        """(B,) int64: tricks completed in the current deal."""
-        return _read_only(self.state.trick_number)
+    current_player = _StateView(
+        "current", "(B,) int64: the seat to act (the last to act once the deal is over)."
+    )
+    deal_points = _StateView(
+        "deal_points", "(B, P) int64: the last finished deal's points (moon, bonus applied)."
+    )
+    team_points = _StateView(
+        "team_points", "(B, P) int64: each seat's team's points of the last deal (own alone)."
+    )
+    totals = _StateView("totals", "(B, P) int64: game totals (after the last finished deal).")
+    deal_index = _StateView("deal_index", "(B,) int64: deals finished before the current one in each game.")
+    game_over = _StateView("game_over", "(B,) bool: the last finished deal ended its game.")
+    moon_shooter = _StateView("moon_shooter", "(B,) int64: who shot the moon in the last deal, -1 if nobody.")
+    chips = _StateView("chips", "(B, P) float64: the settlement of the last finished deal (0 without one).")
+    cancelled = _StateView("cancelled", "(B,) bool: the last deal was cancelled (first_trick_all_penalty).")
+    trick_number = _StateView("trick_number", "(B,) int64: tricks completed in the current deal.")
 
     def observe(
         self, seats: np.ndarray | None = None, out: np.ndarray | None = None, constants: bool = True

@@ -81,13 +81,13 @@ from evaluation.flags import (
     ArgumentParser,
     Number,
     add_debug,
+    add_option_flag,
     agent_spec,
     budget_minutes,
     comma_list,
     fraction,
     non_negative_float,
     non_negative_int,
-    option_arg,
     positive_float,
     positive_int,
     run_command,
@@ -996,8 +996,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
             docs.get(f.name, ""),
         )
         if f.name == "options":
-            parser.add_argument("--option", dest="options", action="append", type=option_arg, default=[],
-                                metavar="KEY=VALUE", help=help_text)  # fmt: skip
+            add_option_flag(parser, dest="options", help=help_text)
         elif isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_text)
         elif isinstance(default, tuple):
