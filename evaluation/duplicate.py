@@ -200,6 +200,7 @@ class Tournament:
         self.team_names = ["+".join(seats[i] for i in team) for team in self.teams]
         self.team_at = team_positions(self.rules.teams, offsets, p) if self.teams else None
         self.slam = self.rules.bidding == "slam"
+        self.smear = self.rules.game == "smear"
         self.table = Table(self.rules, self.batch)
         self.record = self._load() or self._empty_record()
 
@@ -226,6 +227,8 @@ class Tournament:
             record["team_counters"] = [{c: 0 for c in self.TEAM_COUNTERS} for _ in self.teams]
         if self.slam:
             record["slam_counters"] = {name: {c: 0 for c in self.SLAM_COUNTERS} for name in self.names}
+        if self.smear:  # contracts by bid level: {agent: {"pitched": {level: n}, "made": {level: n}}}
+            record["smear_counters"] = {name: {"pitched": {}, "made": {}} for name in self.names}
         return record
 
     def _load(self) -> dict[str, Any] | None:
@@ -310,6 +313,8 @@ class Tournament:
             self._check_teams_record(record, done * tables)
         if self.slam:
             self._check_slam_record(record["slam_counters"])
+        if self.smear:
+            self._check_smear_record(record["smear_counters"])
         state = record["table_state"]
         if done == 0:
             if state is not None:
@@ -346,6 +351,24 @@ class Tournament:
                 raise ValueError(f"team counters of {name!r} must be {list(self.TEAM_COUNTERS)}, got {c!r}")
             if not _is_number(c["games"], whole=True) or not _is_number(c["wins"]) or c["wins"] > c["games"]:
                 raise ValueError(f"team {name!r} counters must be games (int) >= wins >= 0, got {c!r}")
+
+    def _check_smear_record(self, counters: Any) -> None:
+        if not isinstance(counters, dict) or set(counters) != set(self.names):
+            raise ValueError(f"smear_counters must be kept for exactly the agents {self.names}")
+        levels = {str(v) for v in self.table.engine.bid_value.tolist() if v > 0}
+        for name in self.names:
+            c = counters[name]
+            if not isinstance(c, dict) or set(c) != {"pitched", "made"}:
+                raise ValueError(f"smear counters of {name!r} must be 'pitched' and 'made', got {c!r:.200}")
+            for key in ("pitched", "made"):
+                if not isinstance(c[key], dict) or not set(c[key]) <= levels:
+                    raise ValueError(
+                        f"smear counters of {name!r}: {key} must map bid levels {sorted(levels)} to counts"
+                    )
+                if not all(_is_number(v, whole=True) for v in c[key].values()):
+                    raise ValueError(f"smear counters of {name!r}: {key} counts must be non-negative ints")
+            if any(v > c["pitched"].get(level, 0) for level, v in c["made"].items()):
+                raise ValueError(f"smear counters of {name!r}: more contracts made than pitched")
 
     def _check_slam_record(self, counters: Any) -> None:
         if not isinstance(counters, dict) or set(counters) != set(self.names):
@@ -459,7 +482,13 @@ class Tournament:
                 key = "moons_shot" if seat == shooter[row] else "moons_allowed"
                 counters[self.row_agents[row, seat]][key] += 1
         team_at = None if self.team_at is None else np.tile(self.team_at, (self.tables, 1))  # (B, P)
-        for row in np.flatnonzero(info["game_over"]):
+        side_of = np.array(self.rules.team_of)
+        for row in np.flatnonzero(info["game_over"] & self.smear):  # Smear: the engine names the winning side
+            for seat in range(p):
+                c = counters[self.row_agents[row, seat]]
+                c["games"] += 1
+                c["wins"] += float(side_of[seat] == info["winner"][row])
+        for row in np.flatnonzero(info["game_over"] & (not self.smear)):
             totals = info["total_points"][row]
             share = np.ones(p)
             if team_at is not None:  # a seat wins with its team: the lower team total
@@ -474,6 +503,8 @@ class Tournament:
             self._score_teams(info, team_at)
         if self.slam:
             self._score_slam(info)
+        if self.smear:
+            self._score_contracts(info)
         self.record["table_state"] = {
             "totals": info["total_points"].tolist(),
             "game_over": info["game_over"].tolist(),
@@ -492,12 +523,30 @@ class Tournament:
         self.record["team_per_deal"].extend(means.round(6).tolist())
         counters = self.record["team_counters"]
         for row in np.flatnonzero(info["game_over"]):
+            if self.smear:  # the winning side's seats hold one seating team
+                winners = np.zeros(teams, bool)
+                if info["winner"][row] >= 0:
+                    winners[team_at[row, self.rules.teams[info["winner"][row]][0]]] = True
+                for t in range(teams):
+                    counters[t]["games"] += 1
+                    counters[t]["wins"] += float(winners[t])
+                continue
             totals = info["total_points"][row]
             sums = np.array([totals[team_at[row] == t].sum() for t in range(teams)])
             winners = sums == sums.min()
             for t in range(teams):
                 counters[t]["games"] += 1
                 counters[t]["wins"] += float(winners[t]) / int(winners.sum())
+
+    def _score_contracts(self, info: dict[str, np.ndarray]) -> None:
+        """Smear: each pitcher's contract (bid level, made or not), credited to his agent."""
+        counters = self.record["smear_counters"]
+        for row in np.flatnonzero(info["pitcher"] >= 0).tolist():
+            c = counters[self.names[self.row_agents[row, info["pitcher"][row]]]]
+            level = str(int(info["bid"][row]))
+            c["pitched"][level] = c["pitched"].get(level, 0) + 1
+            if info["made"][row]:
+                c["made"][level] = c["made"].get(level, 0) + 1
 
     def _score_slam(self, info: dict[str, np.ndarray]) -> None:
         """Partnership C: who bid the slam and who played in a slam pair, read from the public
@@ -546,6 +595,21 @@ class Tournament:
         extra: dict[str, Any] = {}
         if self.teams:
             extra.update(self._team_report())
+        if self.smear:
+            extra["contracts"] = [
+                {
+                    "name": name,
+                    "by_bid": {
+                        level: {
+                            "pitched": n,
+                            "made": c["made"].get(level, 0),
+                            "made_rate": round(c["made"].get(level, 0) / n, 4),
+                        }
+                        for level, n in sorted(c["pitched"].items(), key=lambda kv: int(kv[0]))
+                    },
+                }
+                for name, c in self.record["smear_counters"].items()
+            ]
         if self.slam:
             extra["slam"] = [
                 {
@@ -559,6 +623,7 @@ class Tournament:
             "num_players": self.rules.num_players,
             "deals": n,
             "deals_planned": self.config.rounds * self.tables,
+            "better": "higher" if self.smear else "lower",
             "agents": rows,
             "pairs": pairs,
             "rotations": self.rotations,
@@ -605,14 +670,17 @@ def _mean_ci(values: np.ndarray) -> tuple[float | None, float | None]:
 # ---------------------------------------------------------------------- output
 def format_report(report: dict[str, Any]) -> str:
     """The per-agent and per-pair tables as text."""
+    higher = report.get("better") == "higher"  # Smear: points are good
     lines = [
         f"{report['preset']} ({report['num_players']} players): {report['deals']} duplicate deals "
-        f"x {len(report['rotations'])} seatings, {report['elapsed_s']:.0f} s",
+        f"x {len(report['rotations'])} seatings, {report['elapsed_s']:.0f} s "
+        f"({'higher' if higher else 'lower'} points are better)",
         f"{'agent':<28} {'mean points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6} "
         f"{'moons shot':>10} {'allowed':>8} {'illegal':>7}",
     ]
     for row in sorted(
-        report["agents"], key=lambda r: r["mean_points"] if r["mean_points"] is not None else 0
+        report["agents"],
+        key=lambda r: (-1 if higher else 1) * (r["mean_points"] if r["mean_points"] is not None else 0),
     ):
         win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
         lines.append(
@@ -638,6 +706,12 @@ def format_report(report: dict[str, Any]) -> str:
         for pair in report.get("team_pairs", []):
             label = f"{pair['a']} - {pair['b']}"
             lines.append(f"{label:<45} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
+    if report.get("contracts"):
+        lines.append("")
+        lines.append("contracts made by bid level (made / pitched):")
+        for row in report["contracts"]:
+            levels = "  ".join(f"{level}: {v['made']}/{v['pitched']}" for level, v in row["by_bid"].items())
+            lines.append(f"  {row['name']:<26} {levels or '-'}")
     if report.get("slam"):
         lines.append("")
         lines.append(f"{'slam pairs: agent':<28} {'slam bids':>10} {'paired':>8} {'mean points paired':>19}")
@@ -697,7 +771,8 @@ def write_png(report: dict[str, Any], path: str | Path) -> None:
     ax.barh([r["name"] for r in rows], [r["mean_points"] for r in rows], xerr=[r["ci95"] for r in rows],
             capsize=4, color="#4c72b0")  # fmt: skip
     ax.invert_yaxis()
-    ax.set_xlabel("mean deal points (lower is better), 95% CI")
+    better = report.get("better", "lower")
+    ax.set_xlabel(f"mean deal points ({better} is better), 95% CI")
     ax.set_title(f"{report['preset']}, {report['num_players']} players: {report['deals']} duplicate deals")
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)

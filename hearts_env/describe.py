@@ -48,17 +48,24 @@ from hearts_env.rules import (
     EPISODES,
     FIRST_LEADS,
     FIRST_TRICK_ALL_PENALTY,
+    GAMES,
     HEARTS_BREAKS,
     ILLEGAL_ACTIONS,
+    JOKER_POINTS,
+    JOKER_RANKS,
     LEFTOVERS,
+    MOON_BIDS,
     MOON_CARDS,
     MOONS,
     PASS_DIRECTIONS,
     QUEEN_OF_SPADES,
     SCORINGS,
     SETTLEMENTS,
+    SMEAR_CATEGORIES,
+    SMEAR_DEALS,
     SUIT_LETTERS,
     TEAM_SCORINGS,
+    TRUMP_CHOICES,
     Rules,
 )
 from hearts_env.table import default_reward
@@ -570,10 +577,163 @@ _TOPICS: tuple[tuple[str, Callable[[Rules], str | None]], ...] = (
 )
 
 
+# ---------------------------------------------------------------------- Smear (docs/smear.md)
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _sides(r: Rules) -> str:
+    if not r.teams:
+        return "every player for himself (cut-throat)"
+    return f"{_num(len(r.teams))} sides of {_num(len(r.teams[0]))}: " + "; ".join(
+        _seat_list(t) for t in r.teams
+    )
+
+
+def _smear_players(r: Rules) -> str:
+    deck = len(r.deck)
+    text = f"{r.num_players} players, {_sides(r)}. {deck} cards"
+    if r.jokers:
+        text += f" ({_plural(r.jokers, 'joker')})"
+    if r.removed:
+        text += f", without {_cards(r.removed)}"
+    text += f"; {_num(r.hand_size)} cards each"
+    undealt = r.stock_size
+    if undealt:
+        widow = r.widow or 0
+        parts = []
+        if widow:
+            parts.append(
+                f"a widow of {_num(widow)}" if r.smear_deal == "widow" else f"a kitty of {_num(widow)}"
+            )
+        rest = undealt - widow
+        if rest:
+            parts.append(
+                f"{_num(rest)} dead cards" if r.smear_deal == "blind" else f"a stock of {_num(rest)}"
+            )
+        text += ", " + " and ".join(parts)
+    return text + "."
+
+
+def _smear_bidding(r: Rules) -> str:
+    text = (
+        f"From eldest hand to the dealer, each player once: `pass` or a bid of {r.min_bid}–{r.max_bid} "
+        "points above every earlier bid"
+    )
+    if r.moon_bid == "points":
+        text += f", or `bid:moon` (worth {r.smear_points + 1}: every point, or set back as much)"
+    elif r.moon_bid == "game":
+        text += ", or `bid:moon` (every point: wins the game at once, missing loses it)"
+    text += ". "
+    text += (
+        f"When everybody else has passed the dealer must bid {r.min_bid}."
+        if r.dealer_must_bid
+        else "A deal everybody passes is thrown in (the same dealer deals again)."
+    )
+    return text + " The highest bidder is the pitcher."
+
+
+def _smear_trumps(r: Rules) -> str:
+    text = (
+        "The pitcher names trumps (`suit:C` … `suit:S`)."
+        if r.trumps == "named"
+        else "The suit of the pitcher's first lead is trumps (the joker cannot be that lead)."
+    )
+    order = ["A", "K", "Q", "J"]
+    if r.jick:
+        order.append("the jick (the other jack of the trump colour)")
+    jokers = "JK2, JK1" if r.distinguishable_jokers else "the jokers (of two, the later-played higher)"
+    if r.jokers == 1:
+        jokers = "the joker"
+    if r.jokers and r.joker_rank == "high":
+        order.append(jokers)
+    order += ["10", "9", "…", "2"]
+    if r.jokers and r.joker_rank == "lowest":
+        order.append(jokers)
+    return text + " Trumps, high to low: " + ", ".join(order) + "."
+
+
+def _smear_before_play(r: Rules) -> str:
+    keep = _num(r.keep)
+    if r.smear_deal == "stock":
+        return (
+            f"The pitcher takes the stock; then the pitcher and each other player in turn discard down to {keep} "  # noqa: E501
+            f"(trumps only by a player holding more than {keep} trumps)."
+        )
+    if r.smear_deal == "nine_card":
+        return (
+            f"Each player throws away his non-trumps and draws up to {keep} (the stock may run out); a player with "  # noqa: E501
+            f"more than {keep} trumps keeps them and plays the extras to the first trick."
+        )
+    if r.smear_deal == "widow":
+        return (
+            "The pitcher takes the widow before naming trumps; the others throw away their non-trumps and draw up "  # noqa: E501
+            f"to {keep}; the pitcher takes the rest of the stock; everybody holding more than {keep} discards down "  # noqa: E501
+            "to it (not the scoring trumps A, J, jick, jokers, 10, 3, 2 while anything else is left)."
+        )
+    if r.widow:
+        return f"The pitcher takes the kitty and discards back to {keep}; the dead cards stay out of play."
+    return "The hands are played as dealt; the undealt cards stay out of play."
+
+
+def _smear_play(r: Rules) -> str:
+    if r.smear_deal == "nine_card":
+        lead = "Only trumps are played; a player out of trumps drops out, and a winner out of trumps passes the lead on."  # noqa: E501
+    else:
+        lead = "A trump may always be played; otherwise follow suit if able; if not, any card."
+    first = "The pitcher leads the first trick"
+    if r.pitcher_leads_trump:
+        first += ", a trump if he holds one"
+    return f"{first}. {lead} The highest trump wins, else the highest card of the suit led."
+
+
+def _smear_scoring(r: Rules) -> str:
+    names = {
+        "high": "High (the highest natural trump in play, to its holder's side)",
+        "low": "Low (the lowest natural trump in play, to its holder's side)",
+        "two": "Two (the trump 2, to its holder's side)", "jack": "Jack (won in a trick)", "jick": "Jick (won in a trick)",  # noqa: E501
+        "joker1": "JK1", "joker2": "JK2", "game": "Game (most card points won: A 4, K 3, Q 2, J 1, 10 10; no point on a tie)",  # noqa: E501
+        "ten": "Ten (the trump 10, won in a trick)", "trey": "Trey 3 (the trump 3, won in a trick)",
+    }  # fmt: skip
+    jokers = "to their holders" if r.joker_points == "holder" else "won in a trick"
+    parts = [names[c] + (f" ({jokers})" if c.startswith("joker") else "") for c in r.categories]
+    return (
+        f"Up to {r.smear_points} points a deal: {'; '.join(parts)}. A category whose card is not in play is not "  # noqa: E501
+        "scored. A pitching side making less than its bid scores minus the bid; the others score what they make."  # noqa: E501
+    )
+
+
+def _smear_game(r: Rules) -> str:
+    text = f"Side totals to {r.target_score}"
+    if r.pitcher_only_wins:
+        return text + ": only the pitching side can win (when its total reaches the target)."
+    return text + "; several sides over it in one deal: the higher wins; a tie: the pitching side wins."
+
+
+def _smear_environment(r: Rules) -> str:
+    team = "his side's" if r.teams else "his own"
+    return (
+        f'Each player is rewarded with {team} deal points (`reward="team"`, positive is good; `"zero_sum"`: '
+        "minus the other sides' mean). `infos[agent][\"smear\"]`: the pitcher, the bid, made, each category's side."  # noqa: E501
+    )
+
+
+_SMEAR_TOPICS: tuple[tuple[str, Callable[[Rules], str | None]], ...] = (
+    ("Players and cards", _smear_players),
+    ("Bidding", _smear_bidding),
+    ("Trumps", _smear_trumps),
+    ("Before play", _smear_before_play),
+    ("Play", _smear_play),
+    ("Scoring", _smear_scoring),
+    ("Game", _smear_game),
+    ("Actions", lambda r: _actions(r)),
+    ("Environment", _smear_environment),
+)
+
+
 def topics(rules: Rules) -> dict[str, str]:
     """The description of ``rules`` by topic (label -> sentences), topics that do not apply left out."""
     out = {}
-    for label, describe_topic in _TOPICS:
+    for label, describe_topic in _SMEAR_TOPICS if rules.game == "smear" else _TOPICS:
         text = describe_topic(rules)
         if text:
             out[label] = text
@@ -586,9 +746,8 @@ def describe(rules: Rules) -> str:
 
 
 # ---------------------------------------------------------------------- presets
-def _counts(name: str) -> range:
-    low, high = get_preset(name).players
-    return range(low, high + 1)
+def _counts(name: str) -> tuple[int, ...]:
+    return get_preset(name).counts
 
 
 def _variant(name: str, kind: str, key: str) -> str:
@@ -610,7 +769,7 @@ def _variant(name: str, kind: str, key: str) -> str:
             failed.setdefault(" ".join(str(error).split()), []).append(n)
             continue
         alt = topics(rules)
-        for label, _ in _TOPICS:
+        for label, _ in _SMEAR_TOPICS if spec.game == "smear" else _TOPICS:
             if base.get(label) == alt.get(label) or label in at_default:
                 continue  # unchanged, or changed at the default count: described there
             text = alt.get(label, "No longer applies.")
@@ -655,6 +814,20 @@ def _count_table(name: str) -> str:
             return "—"
         return f"kitty {r.kitty_size}"
 
+    if get_preset(name).game == "smear":
+        columns = {
+            "players": {n: f"{n} (default)" if n == default else str(n) for n in rows},
+            "sides": column({n: _sides(r) for n, r in rows.items()}, always=True),
+            "cards removed": column({n: _cards(r.removed) or "—" for n, r in rows.items()}, always=True),
+            "cards each": column({n: str(r.hand_size) for n, r in rows.items()}, always=True),
+            "undealt": column({n: str(r.stock_size) for n, r in rows.items()}, always=True),
+            "bids": column({n: f"{r.min_bid}–{r.max_bid}" for n, r in rows.items()}),
+        }
+        shown = {title: values for title, values in columns.items() if values is not None}
+        lines = ["| " + " | ".join(shown) + " |", "|" + "---|" * len(shown)]
+        return "\n".join(
+            lines + ["| " + " | ".join(values[n] for values in shown.values()) + " |" for n in rows]
+        )
     columns = {
         "players": {n: f"{n} (default)" if n == default else str(n) for n in rows},
         "cards removed": column({n: _cards(r.removed) or "—" for n, r in rows.items()}, always=True),
@@ -677,6 +850,8 @@ def describe_preset(name: str) -> str:
     spec = get_preset(name)
     low, high = spec.players
     players = f"{low}–{high} players" if low != high else f"{low} players"
+    if spec.player_counts:
+        players = f"{_join([str(n) for n in spec.player_counts], 'or')} players"
     parts = [
         f"## {_code(name)}",
         spec.description,
@@ -687,6 +862,8 @@ def describe_preset(name: str) -> str:
     ]
     if low != high:
         parts += ["### By player count", _count_table(name)]
+    if spec.game == "smear":
+        parts.insert(2, "The precise readings of every Smear rule: [docs/smear.md](smear.md).")
     if spec.readings:
         parts += [
             "### Readings",
@@ -709,6 +886,8 @@ def preset_index() -> str:
     for name, spec in PRESETS.items():
         low, high = spec.players
         players = f"{low}–{high} ({spec.default_players})" if low != high else str(low)
+        if spec.player_counts:
+            players = f"{', '.join(map(str, spec.player_counts))} ({spec.default_players})"
         lines.append(f"| [{_code(name)}](#{name}) | {players} | {spec.description} |")
     return "\n".join(lines)
 
@@ -754,6 +933,12 @@ _CHOICES = {
     "illegal_action": ILLEGAL_ACTIONS,
     "bidding": BIDDINGS,
     "team_scoring": TEAM_SCORINGS,
+    "game": GAMES,
+    "smear_deal": SMEAR_DEALS,
+    "moon_bid": MOON_BIDS,
+    "trumps": TRUMP_CHOICES,
+    "joker_rank": JOKER_RANKS,
+    "joker_points": JOKER_POINTS,
 }
 _SPECIAL_VALUES = {
     "removed": 'cards, e.g. `["2C", "2D"]`',
@@ -761,6 +946,7 @@ _SPECIAL_VALUES = {
     "pass_directions": "a direction or a list of them: " + ", ".join(_code(d) for d in PASS_DIRECTIONS),
     "teams": "seat tuples, e.g. `[[0, 2], [1, 3]]`",
     "discard_first": 'a card, e.g. `"JS"`, or `None`',
+    "categories": "Smear categories: " + ", ".join(_code(c) for c in SMEAR_CATEGORIES),
 }
 
 

@@ -190,6 +190,8 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
                 }
                 if settles:
                     self.infos[a]["chips"] = float(info["chips"][0, i])
+                if "categories" in info:  # Smear: the contract and the categories
+                    self.infos[a]["smear"] = self._smear_info(info)
             if result.episode_ended[0]:
                 self.terminations = {a: True for a in self.agents}
             else:
@@ -199,6 +201,20 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _smear_info(self, info: Mapping[str, np.ndarray]) -> dict[str, Any]:
+        """Smear's deal outcome for infos: pitcher, bid value, made, each category's side
+        (-1 not in play, -2 nobody), the category points each side made before set-back."""
+        rules = self.rules
+        first = [seats[0] for seats in rules.teams] if rules.teams else list(range(rules.num_players))
+        return {
+            "pitcher": int(info["pitcher"][0]),
+            "bid": int(info["bid"][0]),
+            "made": bool(info["made"][0]),
+            "categories": {name: int(v) for name, v in zip(rules.categories, info["categories"][0])},
+            "side_points": [int(info["deal_points"][0, seat]) for seat in first],
+            "made_points": [int(info["made_points"][0, seat]) for seat in first],
+        }
 
     def render(self, mode: str | None = None) -> str | None:
         """The table as text (printed for ``"human"``, returned for ``"ansi"``). ``mode``

@@ -110,7 +110,12 @@ def layout(rules: Rules) -> Layout:
     """The observation layout for ``rules`` (depends on player count and card slots).
 
     The 0/1 pieces come first (they are unpacked from one bit stream), the real-valued last.
+    Smear has its own layout (:mod:`hearts_env.smear_observation`).
     """
+    if rules.game == "smear":
+        from hearts_env.smear_observation import smear_layout
+
+        return smear_layout(rules)
     c, p = rules.card_slots, rules.num_players
     kitty = (("kitty", (c,)),) if rules.kitty_size else ()
     decisions = (("decisions", (p, len(rules.decisions))),) if rules.decisions else ()

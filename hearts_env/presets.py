@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from hearts_env.cards import parse_card, parse_cards
-from hearts_env.rules import Rules, as_int, points_table
+from hearts_env.rules import SMEAR_CATEGORIES, Rules, as_int, points_table
 
 REMOVAL_TABLES: dict[str, dict[int, str]] = {
     # docs/rules.md: cards removed so that every hand is equal, per player count.
@@ -29,11 +29,16 @@ REMOVAL_TABLES: dict[str, dict[int, str]] = {
     "foster": {3: "2C", 5: "2C 2S", 6: "2C 2D 2S 2H"},
     "maria": {3: "2C", 5: "2C 2D", 6: "2C 2D 2S 2H"},
     "heartsette": {4: "2S"},  # the other counts keep the whole deck and a larger widow
+    "five_point": {  # five-point Smear, 53 cards: 4 players play 3s-8s out, 6 players 3s-5s
+        4: " ".join(f"{r}{s}" for r in "345678" for s in "CDHS"),
+        6: " ".join(f"{r}{s}" for r in "345" for s in "CDHS"),
+    },
     "none": {},
 }
 REMOVAL_ORDERS: dict[str, str] = {
     # Cards removed in this order, as many as the deck (jokers included) needs for equal hands.
     "joker": "2D 2C 2S 3C 3D 3S",
+    "smear": "2C 2D 2H 2S 3C 3D 3H 3S",  # the up-to-8-player Smear game (docs/smear.md)
 }
 
 _SPOT_HEARTS = {f"{r}H": v for r, v in zip("23456789TJQKA", range(2, 15))}
@@ -59,6 +64,19 @@ class Preset:
     """Option values that depend on the player count (e.g. two jokers with three players)."""
     versions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Named versions of the game (``version="B"``), each a set of option overrides."""
+    player_counts: tuple[int, ...] = ()
+    """The allowed player counts where they are not the whole range ``players`` (five-point
+    Smear: 4, 6, 8)."""
+
+    @property
+    def game(self) -> str:
+        """The game family: ``"hearts"`` or ``"smear"``."""
+        return str(self.options.get("game", "hearts"))
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Every player count this preset allows."""
+        return self.player_counts or tuple(range(self.players[0], self.players[1] + 1))
 
 
 _STANDARD_CYCLES = {
@@ -305,13 +323,137 @@ PRESETS.update(
     }
 )
 
+
+def _pairs(n: int) -> tuple[tuple[int, ...], ...]:
+    """Partners opposite: seat i with seat i + n/2."""
+    return tuple((i, i + n // 2) for i in range(n // 2))
+
+
+def _alternating(n: int) -> tuple[tuple[int, ...], ...]:
+    """Two teams alternating round the table: the even seats and the odd seats."""
+    return (tuple(range(0, n, 2)), tuple(range(1, n, 2)))
+
+
+_TEN_POINTS = ("high", "low", "jack", "jick", "joker1", "joker2", "game", "trey")
+_SMEAR = dict(game="smear", pass_count=0, pass_directions=("hold",), first_lead="eldest",
+              no_points_first_trick=False, target_score=21, jokers=2, categories=_TEN_POINTS,
+              max_bid=10, card_points={})  # fmt: skip
+_SMEAR_READINGS: dict[str, Mapping[str, Any]] = {
+    "no_jokers": {"jokers": 0},
+    "one_joker": {"jokers": 1},
+    "distinguishable_jokers": {"distinguishable_jokers": True},
+    "no_jick": {"jick": False},
+    "no_trey": {"categories": tuple(c for c in _TEN_POINTS if c != "trey")},
+    "jokers_to_holders": {"joker_points": "holder"},
+    "minimum_bid_4": {"min_bid": 4},
+    "redeal": {"dealer_must_bid": False},
+    "moon": {"moon_bid": "points"},
+    "five_point_scoring": {"categories": ("high", "low", "jack", "jick", "game"), "max_bid": 5},
+}
+
+
+def _teams(counts: tuple[int, ...], teams: Any) -> dict[int, Mapping[str, Any]]:
+    """Per-player-count team options: ``teams(n)`` for even counts, every player alone otherwise."""
+    return {n: {"teams": teams(n), "team_scoring": "sum"} for n in counts if n % 2 == 0}
+
+
+PRESETS.update(
+    {
+        p.name: p
+        for p in [
+            Preset(
+                "smear_partnership",
+                "Ten-point partnership Smear (McLeod): 54 cards, 10 each and a stock for the pitcher, "
+                "bids 1-10, High Low Jack Jick Joker Joker Game Trey, side scores to 21.",
+                players=(3, 8),
+                removal="smear",
+                card_points={},
+                options=_SMEAR,
+                per_players={
+                    **_teams((4, 6, 8), _pairs),
+                    4: {**_teams((4,), _pairs)[4], "deal_size": 10},
+                    6: {**_teams((6,), _pairs)[6], "deal_size": 8},
+                },
+                readings=_SMEAR_READINGS,
+            ),
+            Preset(
+                "smear_nine_card",
+                "Parlett's nine-card Smear: 9 each, non-trumps thrown away, draw to six, only trumps "
+                "played; joker points to holders; only the pitching side wins the game.",
+                players=(3, 6),
+                removal="none",
+                card_points={},
+                options=dict(
+                    _SMEAR, deal_size=9, smear_deal="nine_card", joker_points="holder", pitcher_only_wins=True
+                ),  # fmt: skip
+                per_players=_teams((4, 6), _pairs),
+                readings={**_SMEAR_READINGS, "target_31": {"target_score": 31}},
+            ),
+            Preset(
+                "smear_widow",
+                "Smear with a widow: 9 each and a 4-card widow for the pitcher, minimum bid 4 "
+                "(3 cut-throat), Two and Ten instead of Low and Game.",
+                players=(3, 4),
+                removal="none",
+                card_points={},
+                options=dict(
+                    _SMEAR,
+                    deal_size=9,
+                    widow=4,
+                    smear_deal="widow",
+                    min_bid=4,
+                    pitcher_leads_trump=False,
+                    categories=("high", "two", "jack", "jick", "joker1", "joker2", "ten", "trey"),
+                ),  # fmt: skip
+                per_players={4: _teams((4,), _pairs)[4], 3: {"min_bid": 3}},
+                readings={
+                    **{
+                        k: v
+                        for k, v in _SMEAR_READINGS.items()
+                        if k not in ("five_point_scoring", "minimum_bid_4")
+                    },
+                    "moon": {"moon_bid": "game"},
+                    "no_trey": {"categories": ("high", "two", "jack", "jick", "joker1", "joker2", "ten")},
+                },
+            ),
+            Preset(
+                "smear_five_point",
+                "Five-point team Smear: 53 cards, 6 each, a dead blind, the first lead names trumps, "
+                "the joker the lowest trump; High Low Jack Joker Game.",
+                players=(4, 8),
+                player_counts=(4, 6, 8),
+                removal="five_point",
+                card_points={},
+                options=dict(
+                    _SMEAR,
+                    jokers=1,
+                    joker_rank="lowest",
+                    jick=False,
+                    deal_size=6,
+                    smear_deal="blind",
+                    trumps="first_lead",
+                    pitcher_leads_trump=False,
+                    categories=("high", "low", "jack", "joker1", "game"),
+                    max_bid=5,
+                ),  # fmt: skip
+                per_players=_teams((4, 6, 8), _alternating),
+                readings={
+                    "kitty": {"widow": 3},
+                    "redeal": {"dealer_must_bid": False},
+                    "moon": {"moon_bid": "points"},
+                },
+            ),
+        ]
+    }
+)
+
 _RULES_FIELDS = {f.name for f in fields(Rules)} - {"preset", "num_players"}
 _EXTRA_OPTIONS = {"removal", "version"}
 
 
-def preset_names() -> list[str]:
-    """Names of every preset."""
-    return list(PRESETS)
+def preset_names(game: str | None = None) -> list[str]:
+    """Names of every preset (only ``game``'s: ``"hearts"`` or ``"smear"``, if given)."""
+    return [name for name, p in PRESETS.items() if game in (None, p.game)]
 
 
 def get_preset(name: str) -> Preset:
@@ -332,9 +474,11 @@ def make_rules(
     """
     spec = get_preset(preset)
     n = spec.default_players if num_players is None else as_int("num_players", num_players)
-    low, high = spec.players
-    if not low <= n <= high:
-        raise ValueError(f"{preset} is for {low}-{high} players, got num_players={n!r}")
+    if n not in spec.counts:
+        allowed = (
+            ", ".join(map(str, spec.counts)) if spec.player_counts else f"{spec.players[0]}-{spec.players[1]}"
+        )
+        raise ValueError(f"{preset} is for {allowed} players, got num_players={n!r}")
     if reading is not None:
         if not isinstance(reading, str) or reading not in spec.readings:
             known = ", ".join(spec.readings) or "none"
@@ -381,7 +525,9 @@ def make_rules(
         values["removed"] = tuple(parse_cards(removed))
     elif removal in REMOVAL_ORDERS:
         jokers = values.get("jokers", 0)
-        extra = (52 + (jokers if isinstance(jokers, int) else 0)) % n
+        extra = (
+            (52 + (jokers if isinstance(jokers, int) else 0)) % n if values.get("deal_size") is None else 0
+        )
         values["removed"] = tuple(parse_cards(REMOVAL_ORDERS[removal].split()[:extra]))
     else:
         values["removed"] = tuple(parse_cards(REMOVAL_TABLES[removal].get(n, "")))
@@ -391,7 +537,23 @@ def make_rules(
         values["pass_directions"] = values["pass_directions"][n]
     if "pass_directions" in values:
         values["pass_directions"] = _directions(values["pass_directions"])
+    if values.get("game") == "smear":
+        if "categories" not in options:
+            values["categories"] = _categories_in_play(values)
+        if "max_bid" not in options:  # bids up to what the categories are worth
+            worth = sum(SMEAR_CATEGORIES.get(c, 0) for c in values["categories"])
+            values["max_bid"] = max(1, min(values.get("max_bid", worth), worth))
     return Rules(preset=preset, num_players=n, **values)
+
+
+def _categories_in_play(values: Mapping[str, Any]) -> tuple[str, ...]:
+    """A Smear preset's categories less those whose card the options take away (no jick, fewer
+    jokers): the category is then not a rule of the game, rather than a point never in play."""
+    jokers, jick = values.get("jokers", 0), values.get("jick", True)
+    drop = {"jick"} if jick is False else set()
+    if isinstance(jokers, int):
+        drop |= {"joker1", "joker2"} if jokers < 1 else {"joker2"} if jokers < 2 else set()
+    return tuple(c for c in values.get("categories", ()) if c not in drop)
 
 
 def _directions(value: Any) -> tuple[str, ...]:
@@ -412,6 +574,7 @@ def _merge(reading: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, 
     return merged
 
 
-def all_configs() -> list[tuple[str, int]]:
-    """Every (preset, player count) pair the presets allow."""
-    return [(name, n) for name, p in PRESETS.items() for n in range(p.players[0], p.players[1] + 1)]
+def all_configs(game: str | None = None) -> list[tuple[str, int]]:
+    """Every (preset, player count) pair the presets allow (only ``game``'s: ``"hearts"`` or
+    ``"smear"``, if given)."""
+    return [(name, n) for name, p in PRESETS.items() for n in p.counts if game in (None, p.game)]

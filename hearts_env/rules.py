@@ -41,6 +41,21 @@ BIDDINGS = ("none", "general", "auction", "slam")
 """Decisions before the first lead: none, Chasse-cœur's Général, Auction Hearts' chip bids (then
 the winner names the penalty suit), Partnership C's slam bid."""
 TEAM_SCORINGS = ("none", "sum", "individual")
+GAMES = ("hearts", "smear")
+SMEAR_DEALS = ("stock", "nine_card", "widow", "blind")
+"""How a Smear deal goes from the bids to the first lead (docs/smear.md): ``"stock"`` (the
+pitcher takes the whole stock, everybody discards to ``keep``), ``"nine_card"`` (everybody
+throws away his non-trumps and draws to ``keep``), ``"widow"`` (the pitcher takes the widow
+before naming trumps; the others throw away non-trumps and draw; the pitcher takes the rest of
+the stock and discards), ``"blind"`` (the undealt cards are dead; a ``widow`` of them is a kitty
+the pitcher may exchange with)."""
+SMEAR_CATEGORIES = {"high": 1, "low": 1, "two": 1, "jack": 1, "jick": 1, "joker1": 1, "joker2": 1,
+                    "game": 1, "ten": 1, "trey": 3}  # fmt: skip
+"""Every Smear point category and what it is worth."""
+MOON_BIDS = ("none", "points", "game")
+TRUMP_CHOICES = ("named", "first_lead")
+JOKER_RANKS = ("high", "lowest")
+JOKER_POINTS = ("trick", "holder")
 SUIT_LETTERS = "CDHS"
 
 QUEEN_OF_SPADES = parse_card("QS")
@@ -59,7 +74,8 @@ POINTS_LIMIT = 1000
 
 _BOOLS = (
     "queen_needs_break", "lead_hearts_if_only_queen", "no_points_first_trick", "no_heart_lead_first_trick",
-    "club_play", "exact_target_reset",
+    "club_play", "exact_target_reset", "dealer_must_bid", "pitcher_leads_trump", "jick",
+    "distinguishable_jokers", "pitcher_only_wins",
 )  # fmt: skip
 _INTS: dict[str, tuple[int, int, bool]] = {
     # name: (smallest, largest, None allowed)
@@ -69,6 +85,9 @@ _INTS: dict[str, tuple[int, int, bool]] = {
     "widow": (1, 51, True),
     "general_points": (0, 10 * POINTS_LIMIT, False),
     "max_bid": (1, 52, False),
+    "min_bid": (1, 52, False),
+    "deal_size": (1, 51, True),
+    "keep": (1, 51, False),
     "stock_deal": (1, 17, True),
     "pass_count": (0, 52, False),
     "discard_first": (0, 51, True),
@@ -210,9 +229,53 @@ class Rules:
     illegal_action: str = "raise"
     """``"raise"`` a ValueError, or ``"terminate"``: the offender is charged the deal's
     maximum penalty and the episode ends."""
+    # ------------------------------------------------------------------ Smear (docs/smear.md)
+    game: str = "hearts"
+    """``"hearts"`` (the Hearts family: every field above) or ``"smear"`` (the All Fours family:
+    the fields below, with ``jokers``, ``removed``, ``widow``, ``max_bid``, ``teams``,
+    ``target_score``, ``max_deals``, ``episode`` and ``illegal_action``)."""
+    deal_size: int | None = None
+    """Smear: cards dealt to each player (None: the whole deck less ``removed``, evenly)."""
+    keep: int = 6
+    """Smear: the hand size after the discards and draws."""
+    smear_deal: str = "stock"
+    """Smear: from the bids to the first lead, one of ``SMEAR_DEALS`` (docs/smear.md)."""
+    min_bid: int = 1
+    """Smear: the smallest bid (``max_bid`` the largest)."""
+    moon_bid: str = "none"
+    """Smear: ``"none"``; ``"points"`` (``bid:moon``, worth one more than every category
+    together, scored when the pitching side takes every point in play and set back when not);
+    ``"game"`` (the widow game's moon: taking every point wins the game at once, a negative
+    total only goes back to 0; missing loses the game)."""
+    dealer_must_bid: bool = True
+    """Smear: when every other player has passed the dealer must bid ``min_bid``; False: a deal
+    that everybody passes is thrown in and the same dealer deals again."""
+    trumps: str = "named"
+    """Smear: ``"named"`` (the pitcher names the suit, ``suit:X``) or ``"first_lead"`` (the
+    suit of the pitcher's first lead; five-point Smear)."""
+    pitcher_leads_trump: bool = True
+    """Smear: the pitcher must lead a trump to the first trick if he holds one."""
+    jick: bool = True
+    """Smear: the jack of the trump colour's other suit is a trump (left bower), below the jack."""
+    joker_rank: str = "high"
+    """Smear: jokers rank just below the jick (``"high"``) or as the lowest trump (``"lowest"``)."""
+    distinguishable_jokers: bool = False
+    """Smear: JK2 always ranks above JK1 (False: of two jokers in one trick the later-played
+    ranks higher)."""
+    joker_points: str = "trick"
+    """Smear: a joker's point goes to the side winning it in a trick, or to its ``"holder"``."""
+    categories: tuple[str, ...] = ()
+    """Smear: the point categories scored, in the order of infos (names in ``SMEAR_CATEGORIES``)."""
+    pitcher_only_wins: bool = False
+    """Smear: only the pitching side can win the game (the nine-card game)."""
 
     def __post_init__(self) -> None:
         self._check_types()
+        _choice("game", self.game, GAMES)
+        if self.game == "smear":
+            self._check_smear()
+            return
+        self._check_hearts_only_defaults()
         _choice("leftover", self.leftover, LEFTOVERS)
         _choice("first_lead", self.first_lead, FIRST_LEADS)
         _choice("hearts_break", self.hearts_break, HEARTS_BREAKS)
@@ -286,6 +349,82 @@ class Rules:
         if self.settlement == "howell" and self.scoring != "points":
             raise ValueError("howell settlement needs scoring='points'")
 
+    def _check_hearts_only_defaults(self) -> None:
+        """The Smear fields keep their defaults in a Hearts-family game."""
+        smear_only = [f.name for f in fields(self) if f.name in _SMEAR_FIELDS
+                      and getattr(self, f.name) != f.default]  # fmt: skip
+        if smear_only:
+            raise ValueError(f"{', '.join(smear_only)}: Smear options, not for game='hearts'")
+
+    def _check_smear(self) -> None:
+        """Smear's fields (docs/smear.md); the Hearts-only fields keep their defaults."""
+        for name, allowed in (("smear_deal", SMEAR_DEALS), ("moon_bid", MOON_BIDS), ("trumps", TRUMP_CHOICES),
+                              ("joker_rank", JOKER_RANKS), ("joker_points", JOKER_POINTS),
+                              ("episode", EPISODES), ("illegal_action", ILLEGAL_ACTIONS),
+                              ("team_scoring", TEAM_SCORINGS)):  # fmt: skip
+            _choice(name, getattr(self, name), allowed)
+        n = self.num_players
+        if n > 8:
+            raise ValueError(f"Smear is for 3-8 players, got num_players={n}")
+        hearts_only = {
+            "pass_count": self.pass_count != 0,
+            "bidding": self.bidding != "none",
+            "decks": self.decks != 1,
+            "stock_deal": self.stock_deal is not None,
+            "leftover": self.leftover != "remove",
+        }
+        used = [name for name, on in hearts_only.items() if on]
+        if used:
+            raise ValueError(f"{', '.join(used)}: Hearts-family options, not for game='smear'")
+        self._check_teams()
+        for name in self.categories:
+            _choice("a Smear category", name, tuple(SMEAR_CATEGORIES))
+        if len(set(self.categories)) != len(self.categories):
+            raise ValueError(f"categories repeat: {self.categories}")
+        if not self.categories:
+            raise ValueError("a Smear game needs at least one point category")
+        missing = [c for c, need in (("jick", self.jick), ("joker1", self.jokers >= 1),
+                                     ("joker2", self.jokers >= 2)) if c in self.categories and not need]  # fmt: skip  # noqa: E501
+        if missing:
+            raise ValueError(
+                f"categories {missing} need their card: jick=True for 'jick', jokers>=1 / 2 for "
+                "'joker1' / 'joker2'"
+            )
+        if self.joker_rank == "lowest" and self.jokers > 1:
+            raise ValueError("joker_rank='lowest' is for one joker (five-point Smear)")
+        deck, hand = len(self.deck), self.hand_size
+        widow = self.widow or 0
+        if self.deal_size is None and deck % n:
+            raise ValueError(f"{deck} cards do not divide among {n} players: remove {deck % n} more cards")
+        if hand * n + widow > deck:
+            raise ValueError(f"{n} hands of {hand} and a widow of {widow} need more than {deck} cards")
+        if self.keep > hand:
+            raise ValueError(f"keep={self.keep} is more than the {hand} cards dealt")
+        if self.smear_deal == "widow" and not self.widow:
+            raise ValueError("smear_deal='widow' needs a widow (e.g. widow=4)")
+        if self.widow and self.smear_deal not in ("widow", "blind"):
+            raise ValueError(f"widow={self.widow}: only smear_deal 'widow' or 'blind' has a widow")
+        if self.smear_deal == "blind" and self.keep != hand:
+            raise ValueError(f"smear_deal='blind' plays the hands as dealt: keep must be {hand}")
+        if self.smear_deal == "nine_card" and self.widow:
+            raise ValueError("smear_deal='nine_card' has no widow")
+        if not self.min_bid <= self.max_bid <= self.smear_points:
+            raise ValueError(
+                f"bids must satisfy 1 <= min_bid ({self.min_bid}) <= max_bid ({self.max_bid}) <= "
+                f"the {self.smear_points} points the categories are worth"
+            )
+        if self.trumps == "first_lead" and self.pitcher_leads_trump:
+            raise ValueError(
+                "trumps='first_lead' (the first lead names trumps) with pitcher_leads_trump=True"
+            )
+        if self.target_score <= 0:
+            raise ValueError(f"target_score must be positive, got {self.target_score}")
+
+    @cached_property
+    def smear_points(self) -> int:
+        """Smear: what every category together is worth (10 in the ten-point game)."""
+        return sum(SMEAR_CATEGORIES[c] for c in self.categories)
+
     def _check_teams(self) -> None:
         n = self.num_players
         if not isinstance(self.teams, tuple) or not all(isinstance(t, tuple) for t in self.teams):
@@ -350,7 +489,7 @@ class Rules:
             isinstance(self.teams, tuple) and any(isinstance(t, list) for t in self.teams)
         ):
             put("teams", tuple(tuple(t) if isinstance(t, (list, tuple)) else t for t in self.teams))
-        for name in ("removed", "card_points", "pass_directions"):
+        for name in ("removed", "card_points", "pass_directions", "categories"):
             value = getattr(self, name)
             if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
                 raise TypeError(f"{name} must be a tuple, got {type(value).__name__} {value!r}")
@@ -380,7 +519,9 @@ class Rules:
 
     @cached_property
     def hand_size(self) -> int:
-        """Cards dealt to each player (= tricks per deal)."""
+        """Cards dealt to each player (= tricks per deal in the Hearts family)."""
+        if self.game == "smear":
+            return self.deal_size if self.deal_size is not None else len(self.deck) // self.num_players
         if self.stock_deal is not None:
             return self.stock_deal
         if self.leftover == "kitty" and self.widow is not None:
@@ -390,6 +531,8 @@ class Rules:
     @cached_property
     def kitty_size(self) -> int:
         """Cards left face down for the first trick's winner (0 unless ``leftover="kitty"``)."""
+        if self.game == "smear":
+            return 0
         if self.stock_deal is not None:
             return 0
         return len(self.deck) - self.hand_size * self.num_players
@@ -397,6 +540,8 @@ class Rules:
     @cached_property
     def stock_size(self) -> int:
         """Cards of the stock at the start of a deal (Domino Hearts), else 0."""
+        if self.game == "smear":  # every undealt card: the widow first, then the stock in draw order
+            return len(self.deck) - self.hand_size * self.num_players
         return 0 if self.stock_deal is None else len(self.deck) - self.stock_deal * self.num_players
 
     @cached_property
@@ -432,6 +577,13 @@ class Rules:
     def decisions(self) -> tuple[str, ...]:
         """The named decisions other than cards (docs/rules.md), in action order."""
         names: list[str] = []
+        if self.game == "smear":
+            names = ["pass", *(f"bid:{n}" for n in range(self.min_bid, self.max_bid + 1))]
+            if self.moon_bid != "none":
+                names.append("bid:moon")
+            if self.trumps == "named":
+                names += [f"suit:{letter}" for letter in SUIT_LETTERS]
+            return tuple(names)
         if self.bidding != "none":
             names.append("pass")
         if self.bidding == "general":
@@ -457,6 +609,11 @@ class Rules:
         """The phases of a deal this variant has, as the observation's ``phase`` piece names
         them: ``passing`` and ``playing`` always, then ``declare`` (Général, slam bids),
         ``bid`` and ``name_suit`` (Auction Hearts), ``moon_choice`` (the shooter's choice)."""
+        if self.game == "smear":
+            phases = ["bid"] + (["name_suit"] if self.trumps == "named" else [])
+            if self.smear_discards:
+                phases.append("discard")
+            return (*phases, "playing")
         phases = ["passing", "playing"]
         if self.bidding in ("general", "slam"):
             phases.append("declare")
@@ -465,6 +622,20 @@ class Rules:
         if self.moon == "shooter_choice":
             phases.append("moon_choice")
         return tuple(phases)
+
+    @cached_property
+    def smear_discards(self) -> bool:
+        """Smear: whether a deal can ask for discards (card actions in the ``discard`` phase)."""
+        if self.game != "smear":
+            return False
+        if self.smear_deal == "blind":
+            return bool(self.widow)
+        return self.smear_deal != "nine_card"
+
+    @cached_property
+    def num_teams(self) -> int:
+        """Sides at the table: the fixed teams, else every player alone."""
+        return len(self.teams) if self.teams else self.num_players
 
     @cached_property
     def team_of(self) -> tuple[int, ...]:
@@ -503,6 +674,13 @@ class Rules:
                 value = card_name(value)
             out[f.name] = value
         return out
+
+
+_SMEAR_FIELDS = {
+    "deal_size", "keep", "smear_deal", "min_bid", "moon_bid", "dealer_must_bid", "trumps",
+    "pitcher_leads_trump", "jick", "joker_rank", "distinguishable_jokers", "joker_points",
+    "categories", "pitcher_only_wins",
+}  # fmt: skip
 
 
 def _standard_points() -> tuple[int, ...]:

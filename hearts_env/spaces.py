@@ -26,6 +26,10 @@ def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndar
     ``scores`` are unbounded (game totals), ``deal_index`` is at least 0.
     """
     lay = lay or layout(rules)
+    if rules.game == "smear":
+        from hearts_env.smear_observation import smear_bounds
+
+        return smear_bounds(rules, lay)
     low = np.zeros(lay.size, np.float32)
     high = np.ones(lay.size, np.float32)
     values = np.array(rules.card_points[: lay.shape("card_values")[0]], np.float64) * POINT_SCALE

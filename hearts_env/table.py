@@ -30,6 +30,19 @@ def default_reward(rules: Rules) -> str:
     return "team" if rules.teams or rules.bidding == "slam" else "points"
 
 
+def make_engine(rules: Rules) -> tuple[Any, Any]:
+    """The engine and the observation builder for ``rules``: the one place where the game
+    family (``rules.game``) chooses its mechanisms."""
+    if rules.game == "smear":
+        from hearts_env.smear import SmearEngine
+        from hearts_env.smear_observation import SmearObserver
+
+        smear = SmearEngine(rules)
+        return smear, SmearObserver(smear)
+    engine = Engine(rules)
+    return engine, Observer(engine)
+
+
 def _read_only(array: np.ndarray) -> np.ndarray:
     view = array.view()
     view.flags.writeable = False
@@ -96,8 +109,7 @@ class Table:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
         self.rules = rules
         self.reward = reward
-        self.engine = Engine(rules)
-        self.observer = Observer(self.engine)
+        self.engine, self.observer = make_engine(rules)
         self.num_games = int(num_games)
         self.state: State = self.engine.new_state(self.num_games)
         self.rng = np.random.default_rng()
@@ -163,7 +175,16 @@ class Table:
             masks = self.engine.hands_from_cards(
                 [list(h) for h in hands], None if kitty is None else list(kitty)
             )
-            if options.get("stock") is not None:
+            given_stock = options.get("stock")
+            if given_stock is not None and not _is_sequence(given_stock):
+                raise TypeError(f"stock must be a list of cards in draw order, got {given_stock!r}")
+            if self.rules.game == "smear":
+                order = self.engine.undealt_order(
+                    None if kitty is None else list(kitty),
+                    None if given_stock is None else list(given_stock),
+                    masks[-1],
+                )
+            elif options.get("stock") is not None:
                 if not self.engine.stock_size:
                     raise ValueError(f"{self.rules.preset} has no stock: leave out the 'stock' option")
                 if not _is_sequence(options["stock"]):
@@ -204,6 +225,12 @@ class Table:
         if self.engine.stock_size:
             if plan.stock is not None:
                 stock_cards = np.tile(plan.stock, (self.num_games, 1))
+                if (plan.stock < 0).any():  # Smear: the order after the given widow is left to chance
+                    rest = kitty & ~np.bitwise_or.reduce(
+                        BIT.take(plan.stock[plan.stock >= 0]), initial=U64(0)
+                    )
+                    chance = stock.stock_order(rest, int((plan.stock < 0).sum()), self.rng)
+                    stock_cards[:, plan.stock < 0] = chance
             else:
                 stock_cards = stock.stock_order(kitty, self.engine.stock_size, self.rng)
         finished = self.state.game_over if not new_game else np.ones(self.num_games, bool)
@@ -394,6 +421,12 @@ class Table:
         """Per-seat rewards of the deals just finished in ``rows``."""
         s = self.state
         points = s.deal_points[rows].astype(np.float64)
+        if self.rules.game == "smear":  # Smear: the side's points are good
+            if self.reward == "zero_sum":
+                sides = points[:, [seats[0] for seats in self.engine.team_seats]]  # (k, T)
+                others = (sides.sum(axis=1, keepdims=True) - sides) / max(self.rules.num_teams - 1, 1)
+                return (sides - others)[:, list(self.rules.team_of)]
+            return points
         if self.reward == "points":
             return -points
         if self.reward == "zero_sum":
@@ -537,4 +570,18 @@ class Table:
             "chips": s.chips[rows].copy(),
             "team_points": s.team_points[rows].copy(),
             "cancelled": s.cancelled[rows].copy(),
+            **(self._smear_info(rows) if self.rules.game == "smear" else {}),
+        }
+
+    def _smear_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
+        """Smear's deal outcome: the pitcher, his bid's value, whether it was made, each
+        category's side (-1 not in play, -2 nobody) and the category points made per seat."""
+        s = self.state
+        return {
+            "pitcher": s.pitcher[rows].copy(),
+            "bid": s.high_bid[rows].copy(),
+            "made": s.made[rows].copy(),
+            "categories": s.categories[rows].copy(),
+            "made_points": s.made_points[rows].copy(),
+            "winner": s.winner[rows].copy(),
         }

@@ -196,7 +196,7 @@ def test_bad_setups_are_one_line(args: list[str], says: str) -> None:
 
 
 # ---------------------------------------------------------------------- every preset
-@pytest.mark.parametrize("preset", hearts_env.preset_names())
+@pytest.mark.parametrize("preset", hearts_env.preset_names("hearts"))
 def test_every_preset_plays_a_deal_from_the_screen(preset: str) -> None:
     out: list[str] = []
     rng = random.Random(preset)

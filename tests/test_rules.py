@@ -55,7 +55,8 @@ def test_every_preset_and_player_count_builds() -> None:
         assert rules.hand_size * n + rules.kitty_size + rules.stock_size == len(rules.deck)
     # 11 presets (45 configurations) and chasse_coeur 3-6, auction_hearts 4-6, joker_hearts 3-6,
     # heartsette 3-6, domino_hearts 3-6, partnership_hearts 4, cancellation_hearts 6-11.
-    assert len(all_configs()) == 45 + 4 + 3 + 4 + 4 + 4 + 1 + 6
+    assert len(all_configs("hearts")) == 45 + 4 + 3 + 4 + 4 + 4 + 1 + 6
+    assert len(all_configs("smear")) == 6 + 4 + 2 + 3
 
 
 @pytest.mark.parametrize(
@@ -192,6 +193,22 @@ READING_CHECKS = {
         r.card_points[parse_card("QS")] == 13 and r.first_lead == "lowest_club" and r.kitty_size == 3
     ),
 }
+
+
+def _sets_its_options(preset: str, reading: str):  # noqa: ANN202
+    """A Smear reading is a set of field values: each shows in the rules it builds."""
+    options = PRESETS[preset].readings[reading]
+    return lambda r: all(getattr(r, key) == value for key, value in options.items())
+
+
+READING_CHECKS.update(
+    {
+        (name, reading): _sets_its_options(name, reading)
+        for name, p in PRESETS.items()
+        if p.game == "smear"
+        for reading in p.readings
+    }  # fmt: skip
+)
 
 
 def test_every_reading_has_a_check() -> None:

@@ -262,6 +262,12 @@ class League:
         learner_seat = self.rng.integers(p, size=len(versus))
         self.controller[versus] = opponent[:, None]
         self.controller[versus, learner_seat] = LEARNER
+        if (
+            self.rules.game == "smear" and self.rules.teams
+        ):  # partners share the reward: the learner holds its side
+            team_of = np.array(self.rules.team_of)
+            mates = team_of[None, :] == team_of[learner_seat][:, None]  # (k, P)
+            self.controller[versus] = np.where(mates, LEARNER, self.controller[versus])
 
     def snapshot(self, net: PolicyValueNet) -> None:
         """Add a frozen copy of ``net`` to the pool, dropping the oldest when full."""
@@ -507,9 +513,13 @@ def evaluate(policy_path: Path, rules: Rules, args: Args) -> list[dict[str, Any]
     spec = f"ppo:checkpoint={policy_path}"
     results = []
     for opponent in args.eval_opponents:
+        # The policy holds seat 0's side (alone, or with its partners in a partnership game).
+        seats = [
+            spec if rules.team_of[seat] == rules.team_of[0] else opponent for seat in range(rules.num_players)
+        ]
         config = TournamentConfig(
             preset=args.preset, num_players=rules.num_players, options=dict(args.options),
-            agents=[spec] + [opponent] * (rules.num_players - 1), deals=args.eval_deals,
+            agents=seats, deals=args.eval_deals,
             tables=min(args.eval_deals, 250), seed=args.seed + 1,
         )  # fmt: skip
         report = Tournament(config, progress=False).run()
@@ -524,7 +534,14 @@ def evaluate(policy_path: Path, rules: Rules, args: Args) -> list[dict[str, Any]
     return results
 
 
-def plot_learning_curve(evals: list[dict[str, Any]], title: str, path: Path, imitation: int = 0) -> None:
+def plot_learning_curve(
+    evals: list[dict[str, Any]],
+    title: str,
+    path: Path,
+    imitation: int = 0,
+    better: str = "lower",
+    teacher: str = "strategy",
+) -> None:
     """Points per deal of the policy minus each opponent's (lower is better) against training
     decisions: a marker on every evaluation with its 95% CI (bars on up to 12 points, a band
     between points; the latest value written beside the last), the imitation phase shaded up to a
@@ -558,12 +575,12 @@ def plot_learning_curve(evals: list[dict[str, Any]], title: str, path: Path, imi
         above = ax.get_xaxis_transform()  # x in data, y in axes units
         style = {"transform": above, "va": "bottom", "fontsize": 8, "color": "0.3"}
         if boundary > 0.2 * ax.get_xlim()[1]:
-            ax.text(boundary / 2, 1.01, "imitation of strategy", ha="center", **style)
+            ax.text(boundary / 2, 1.01, f"imitation of {teacher}", ha="center", **style)
             ax.text(boundary, 1.01, "  PPO self-play →", ha="left", **style)
         else:  # a narrow imitation phase: one label from the line
-            ax.text(boundary, 1.01, "← imitation of strategy | PPO self-play →", ha="left", **style)
+            ax.text(boundary, 1.01, f"← imitation of {teacher} | PPO self-play →", ha="left", **style)
     ax.set_xlabel(f"training decisions{unit}")
-    ax.set_ylabel("policy − opponent, points per deal\n(duplicate deals, 95% CI; lower is better)")
+    ax.set_ylabel(f"policy − opponent, points per deal\n(duplicate deals, 95% CI; {better} is better)")
     ax.set_title(title, pad=16)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(loc="best", fontsize=8)
@@ -881,11 +898,15 @@ def train(args: Args) -> dict[str, Any]:
         progress = restore_checkpoint(saved, checkpoint_path, net, optimizer, rng, device, table, league)
     logs = Logs(run, args, progress["iteration"], progress["decisions"])
 
-    teacher = agents.make("strategy", args.preset, rules.num_players, **args.options)
+    smear = rules.game == "smear"
+    teacher_name = "smear" if smear else "strategy"
+    teacher = agents.make(teacher_name, args.preset, rules.num_players, **args.options)
     buf = Rollout.allocate(
         args.rollout_steps, args.num_games, rules.num_players, net.obs_size, net.num_actions
     )
-    reward_scale = 1.0 / max(1, rules.penalty_total)
+    # A deal's rewards of order 1: Hearts by the penalty total, Smear by the points at stake.
+    reward_scale = 1.0 / max(1, rules.smear_points if smear else rules.penalty_total)
+    better = "higher" if smear else "lower"
     trained_info = {
         "command": "python -m training.ppo " + " ".join(to_argv(args)),
         "settings": _comparable(args),
@@ -912,9 +933,10 @@ def train(args: Args) -> dict[str, Any]:
         progress["evals"].extend(results)
         logs.evaluation(results)
         title = f"{args.preset}, {rules.num_players} players: PPO"
-        plot_learning_curve(progress["evals"], title, run / "learning_curve.png", args.imitation_decisions)
+        plot_learning_curve(progress["evals"], title, run / "learning_curve.png", args.imitation_decisions,
+                            better, teacher_name)  # fmt: skip
         logs.bar.set_postfix_str(
-            "policy − opponent, lower is better: "
+            f"policy − opponent, {better} is better: "
             + ", ".join(f"vs {r['opponent']} {r['diff']:+.2f}±{r['ci95']:.2f}" for r in results)
         )
 
