@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hearts_env.cards import card_name
+from hearts_env.cards import card_name, parse_card
 
 GameCheck = tuple[tuple[int, ...], tuple[int, ...], bool, "int | None"]
 """(side totals before the deal, totals after it, game over, winning side) for
@@ -99,7 +99,7 @@ def script(
     named = [c for h in hands for c in h.split()] + undealt.split()
     if small:
         standard = {card_name(c) for c in range(52)}
-        opts.setdefault("removed", [c for c in sorted(standard, key=_index) if c not in named])
+        opts.setdefault("removed", [c for c in sorted(standard, key=parse_card) if c not in named])
         opts.setdefault("jokers", sum(1 for c in ("JK1", "JK2") if c in named))
         opts.setdefault("deal_size", len(hands[0].split()))
     return SmearScript(
@@ -112,12 +112,6 @@ def script(
         options=opts,
         **expect,
     )
-
-
-def _index(name: str) -> int:
-    from hearts_env.cards import parse_card
-
-    return parse_card(name)
 
 
 P4 = dict(keep=2)  # four-player partnership deals of two cards each: two tricks, no discards
