@@ -12,6 +12,8 @@ environment configuration. ``kwargs`` that are the agent's own keyword-only para
 ``lowest``     the lowest legal card
 ``ducker``     the highest card that still loses the trick, otherwise sheds safely
 ``strategy``   the strategy-text player of RULES.md §6 (:mod:`agents.strategy`)
+``smear``      the Smear heuristic: bids its hand's expected points, pulls trumps, smears
+               points on its partner's tricks (:mod:`agents.smear`; Smear presets only)
 ``ismcts``     OpenSpiel's IS-MCTS bot at our table (standard 4-player Hearts; needs open_spiel)
 ``ppo``        a trained PPO policy (:mod:`agents.ppo`; needs torch)
 =============  ===============================================================================
@@ -35,6 +37,7 @@ REGISTRY: dict[str, str] = {
     "lowest": "agents.simple:LowestAgent",
     "ducker": "agents.simple:DuckerAgent",
     "strategy": "agents.strategy:StrategyAgent",
+    "smear": "agents.smear:SmearAgent",
     "ismcts": "agents.ismcts:ISMCTSAgent",
     "ppo": "agents.ppo:PPOAgent",
 }

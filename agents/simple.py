@@ -4,7 +4,8 @@
 * ``lowest`` — the lowest-ranked legal card, whatever the trick; jokers count as lower than
   every card (they never win). In the passing phase it keeps its lowest cards (and its jokers),
   i.e. passes its highest: passing the lowest would hand the receiver every exit card and play
-  worse than ``random``.
+  worse than ``random``. In Smear it passes every bid it may (else bids the lowest), names the
+  suit it holds most cards of, and discards and plays its lowest card by rank (jokers lowest).
 * ``ducker`` — plays the highest card that still loses the trick; when it cannot duck it plays
   a joker if it holds one, else takes the trick with its highest card if it plays last,
   otherwise plays its lowest; void in the suit led it sheds its most expensive card (most
@@ -73,11 +74,32 @@ class LowestAgent(Agent):
 
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         """Lowest legal cards (B,)."""
+        if self.rules.game == "smear":
+            return self._smear(obs)
         t = TableView(self.rules, self.layout, obs)
         low = -(RANK * 4 + SUIT).astype(float)[None, :]
         cards = np.where(t.passing[:, None], -low, low)
         jokers = np.where(t.passing, -1000.0, 1.0)
         return best_legal(full_scores(self.rules, t, cards, jokers), np.asarray(obs["action_mask"]))
+
+    def _smear(self, obs: Observation) -> np.ndarray:
+        """Smear: pass (else the lowest bid), name the suit it holds most cards of, discard and
+        play the lowest card by rank (jokers lowest; ties: clubs first)."""
+        rules, mask = self.rules, np.asarray(obs["action_mask"])
+        c = rules.card_slots
+        hand = self.view(obs, "hand") > 0
+        cards = np.arange(c)
+        score = np.zeros(mask.shape)
+        score[:, :c] = np.where(cards >= 52, 1.0, -(4 * (cards % 13) + cards // 13).astype(float))[None, :]
+        for k, name in enumerate(rules.decisions):
+            if name == "pass":
+                score[:, c + k] = 1000.0
+            elif name.startswith("bid:"):
+                score[:, c + k] = -100.0 if name == "bid:moon" else -float(name[4:])
+            elif name.startswith("suit:"):
+                suit = "CDHS".index(name[-1])
+                score[:, c + k] = hand[:, 13 * suit : 13 * suit + 13].sum(axis=1) - 0.01 * suit
+        return best_legal(score, mask)
 
 
 class DuckerAgent(Agent):
