@@ -217,3 +217,24 @@ def test_zero_sum_reward_is_own_side_minus_the_others_mean() -> None:
             np.testing.assert_allclose(result.rewards[rows][:, [0, 1, 2]], want)
             np.testing.assert_allclose(result.rewards[rows][:, [3, 4, 5]], want)
             table.redeal(np.flatnonzero(table.deal_over))
+
+
+# ---------------------------------------------------------------------- agents
+@pytest.mark.parametrize(("preset", "players"), __import__("hearts_env").all_configs("smear"))
+def test_random_lowest_and_smear_play_only_legal_actions(preset: str, players: int) -> None:
+    import agents
+
+    rules = make_rules(preset, players)
+    table = Table(rules, 32)
+    table.reset(seed=players)
+    rng = np.random.default_rng(players)
+    players_ = [agents.from_rules(name, rules) for name in ("random", "lowest", "smear")]
+    for step in range(150):
+        obs = {"observation": table.observe(), "action_mask": table.action_mask()}
+        live = ~table.deal_over
+        for agent in players_:
+            actions = agent.act(obs, rng)
+            assert (obs["action_mask"][np.arange(32), actions][live] == 1).all(), agent
+        table.step(players_[step % 3].act(obs, rng))
+        if table.deal_over.any():
+            table.redeal(np.flatnonzero(table.deal_over))
