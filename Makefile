@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: test run demo bench lint clean
+.PHONY: test run demo bench lint clean integration integration-supersuit integration-torchrl integration-tianshou integration-ray
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,5 +35,32 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
+# The RL-library integrations (examples/): each in its own virtual environment, so the main
+# .venv stays lean. `make integration` runs them all (CI does, after `make test`);
+# `make integration-torchrl` one. Each venv is made once (a stamp file) and reused.
+INTEGRATIONS := supersuit torchrl tianshou ray
+# The extras each venv installs (ray: Ray tournaments/training and RLlib share one venv).
+EXTRAS_supersuit := supersuit,dev
+EXTRAS_torchrl := torchrl,training,dev
+EXTRAS_tianshou := tianshou,training,dev
+EXTRAS_ray := rllib,training,dev
+# Which need torch first (exact pin: the CPU wheel on this machine, never a CUDA build).
+TORCH_torchrl := 1
+TORCH_tianshou := 1
+TORCH_ray := 1
+
+integration: $(INTEGRATIONS:%=integration-%)
+
+.venv-%/.installed: pyproject.toml
+	test -x .venv-$*/bin/python || $(PYTHON) -m venv .venv-$*
+	.venv-$*/bin/pip install -q --upgrade pip "setuptools>=77"
+	$(if $(TORCH_$*),.venv-$*/bin/pip install -q torch==2.13.0)
+	.venv-$*/bin/pip install -q -e ".[$(EXTRAS_$*)]"
+	touch $@
+
+# HEARTS_ENV_INTEGRATION makes a missing library a failure instead of a skip.
+integration-%: .venv-%/.installed
+	HEARTS_ENV_INTEGRATION=$* .venv-$*/bin/python -m pytest -p no:cacheprovider tests/integration/test_$*.py
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(INTEGRATIONS:%=.venv-%) build *.egg-info

@@ -1,0 +1,22 @@
+"""Integration tests with third-party RL libraries, each run in its own virtual environment by
+``make integration-NAME`` (``make integration`` runs them all; CI does, after ``make test``).
+
+In the main ``.venv`` these libraries are not installed and the tests skip. Under ``make
+integration-NAME`` the variable ``HEARTS_ENV_INTEGRATION=NAME`` is set, and a library that does
+not import is a failure, not a skip: a broken integration venv cannot pass silently.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+import pytest
+
+
+def require(module: str) -> ModuleType:
+    """Import ``module``: skip the test without it, unless an integration run asked for it."""
+    if os.environ.get("HEARTS_ENV_INTEGRATION"):
+        return importlib.import_module(module)  # an ImportError fails the test
+    return pytest.importorskip(module)
