@@ -1,4 +1,4 @@
-"""Integration tests with third-party RL libraries, each run in its own virtual environment by
+"""Shared by the integration tests with third-party RL libraries, each run in its own virtual environment by
 ``make integration-NAME`` (``make integration`` runs them all; CI does, after ``make test``).
 
 In the main ``.venv`` these libraries are not installed and the tests skip. Under ``make
