@@ -48,6 +48,10 @@ EXTRAS_ray := rllib,training,dev
 TORCH_torchrl := 1
 TORCH_tianshou := 1
 TORCH_ray := 1
+# The test files each runs (default: tests/integration/test_NAME.py).
+TESTS_ray := test_ray.py test_rllib.py
+
+.PRECIOUS: .venv-%/.installed
 
 integration: $(INTEGRATIONS:%=integration-%)
 
@@ -60,7 +64,7 @@ integration: $(INTEGRATIONS:%=integration-%)
 
 # HEARTS_ENV_INTEGRATION makes a missing library a failure instead of a skip.
 integration-%: .venv-%/.installed
-	HEARTS_ENV_INTEGRATION=$* .venv-$*/bin/python -m pytest -p no:cacheprovider tests/integration/test_$*.py
+	HEARTS_ENV_INTEGRATION=$* .venv-$*/bin/python -m pytest -p no:cacheprovider $(addprefix tests/integration/,$(or $(TESTS_$*),test_$*.py))
 
 clean:
 	rm -rf $(VENV) $(INTEGRATIONS:%=.venv-%) build *.egg-info
