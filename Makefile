@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: test run demo bench lint clean integration integration-supersuit integration-torchrl integration-tianshou integration-ray
+.PHONY: test run demo bench lint clean integration
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

@@ -1,13 +1,14 @@
 """hearts-env: a batched NumPy engine for the Hearts family, as PettingZoo and Gymnasium envs.
 
 ``hearts_env.env(preset, **options)`` — PettingZoo AEC environment (one game);
+``hearts_env.parallel_env(preset, **options)`` — the same as a turn-based PettingZoo ParallelEnv;
 ``hearts_env.vector_env(preset, num_envs=B, seed=..., **options)`` — B games as a Gymnasium
 ``VectorEnv``; ``hearts_env.make_rules`` — the validated rules of a preset; ``PRESETS`` — the
 preset table. Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``).
 """
 
 from hearts_env.cards import card_name, card_symbol, parse_card, parse_cards
-from hearts_env.env import env, raw_env
+from hearts_env.env import env, parallel_env, raw_env
 from hearts_env.observation import layout
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
 from hearts_env.rules import Rules
@@ -24,6 +25,7 @@ __all__ = [
     "layout",
     "make_rules",
     "parse_card",
+    "parallel_env",
     "parse_cards",
     "preset_names",
     "raw_env",

@@ -7,7 +7,11 @@ Action space           ``Discrete(A)``: the card slots (52; 53 or 54 with jokers
                        (bids, declarations, the penalty suit, the moon choice):
                        ``env.unwrapped.action_names``
 Observation            ``{"observation": float32 (D,), "action_mask": int8 (A,)}``; the layout
-                       of ``observation`` is in :mod:`hearts_env.observation`
+                       of ``observation`` is in :mod:`hearts_env.observation`. With
+                       ``action_mask="info"`` the observation is the float32 array alone (a
+                       ``Box``, for wrappers that refuse a ``Dict``). Either way
+                       ``infos[agent]["action_mask"]`` holds each agent's mask (all zero
+                       unless it acts), as AgileRL and some others expect
 Passing                ``pass_count`` single-card decisions per seat, seat by seat from eldest
                        hand; the mask shows the cards not yet chosen; cards change hands after
                        every seat has chosen
@@ -44,8 +48,9 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from hearts_env import spaces
 from hearts_env.presets import make_rules
@@ -83,12 +88,19 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         preset: str = "hearts",
         render_mode: str | None = None,
         reward: str | None = None,
+        action_mask: str = "observation",
         **options: Any,
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             modes = self.metadata["render_modes"]
             raise ValueError(f"render_mode={render_mode!r} is not known: use one of {modes} or None")
+        if action_mask not in ("observation", "info"):
+            raise ValueError(
+                f"action_mask must be 'observation' (a dict observation) or 'info' (a Box observation, "
+                f"the mask in infos), got {action_mask!r}"
+            )
+        self.mask_in_info = action_mask == "info"
         self.rules = make_rules(preset, **options)
         self.table = Table(self.rules, 1, reward=reward)
         self.render_mode = render_mode
@@ -101,6 +113,8 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         self.teams: tuple[tuple[int, ...], ...] = self.rules.teams or tuple((i,) for i in range(n))
         """The partnerships as seat tuples (singletons where there are none)."""
         space = spaces.observation_space(self.rules, self.layout)
+        if self.mask_in_info:
+            space = space["observation"]
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.action_space(self.rules) for a in self.possible_agents}
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -129,8 +143,16 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._acting_agent()
+        self._write_masks()
         if self.render_mode == "human":
             self.render()
+
+    def _write_masks(self) -> None:
+        """Every agent's ``infos[agent]["action_mask"]``: the acting agent's mask, zeros elsewhere."""
+        zeros = np.zeros(self.table.engine.num_actions, np.int8)
+        acting = self.agent_selection if self.agents and not self.terminations[self.agent_selection] else None
+        for agent in self.agents:
+            self.infos[agent]["action_mask"] = self.table.action_mask()[0] if agent == acting else zeros
 
     def _acting_agent(self) -> str:
         return self.possible_agents[int(self.table.current_player[0])]
@@ -144,13 +166,16 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         if not self._playing:
             raise RuntimeError(f"call reset() before {what}()")
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation", "action_mask"}`` for ``agent``; the mask is all zero unless it acts."""
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
+        """``{"observation", "action_mask"}`` for ``agent``; the mask is all zero unless it acts
+        (``action_mask="info"``: the observation array alone, the mask in ``infos``)."""
         self._check_started("observe")
         if agent not in self._seat:
             raise KeyError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
         seat = self._seat[agent]
         observation = self.table.observe(np.array([seat]))[0]
+        if self.mask_in_info:
+            return observation
         acting = self.agents and agent == self.agent_selection and not self.terminations[agent]
         mask = self.table.action_mask()[0] if acting else np.zeros(self.table.engine.num_actions, np.int8)
         return {"observation": observation, "action_mask": mask}
@@ -198,6 +223,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
                 self.table.redeal(np.array([0]))
         if not result.episode_ended[0]:
             self.agent_selection = self._acting_agent()
+        self._write_masks()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -268,3 +294,12 @@ def env(preset: str = "hearts", render_mode: str | None = None, **options: Any) 
     are checked by the env itself (see the module docstring): no bare assertions."""
     wrapped: AECEnv = raw_env(preset, render_mode=render_mode, **options)
     return _OrderEnforcing(wrapped)
+
+
+def parallel_env(preset: str = "hearts", render_mode: str | None = None, **options: Any) -> ParallelEnv:
+    """``preset`` as a PettingZoo ``ParallelEnv``: every agent gets an observation each step,
+    only the acting agent's action counts (the others' masks are all zero; send them any legal
+    placeholder, e.g. 0). This is PettingZoo's ``turn_based_aec_to_parallel`` over :func:`env`:
+    a turn-based game cannot be ``aec_to_parallel``-converted. Vectorise it with SuperSuit
+    (``examples/supersuit_parallel.py``)."""
+    return turn_based_aec_to_parallel(env(preset, render_mode=render_mode, **options))

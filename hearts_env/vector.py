@@ -24,6 +24,15 @@ tournaments use.
 * ``copy=False`` returns read-only views of buffers reused every step (the next step
   overwrites them, as with Gymnasium's ``copy=False``); faster than fresh arrays.
 * ``worker_timeout`` (seconds, default 60): how long to wait for a worker's answer.
+* ``autoreset_mode="next_step"`` (for Gymnasium's vector wrappers that need it, e.g.
+  ``NormalizeObservation``, or libraries written for Gymnasium's default): a finished episode
+  returns its final observation (``terminations`` true, an all-zero mask), and the *next*
+  ``step`` restarts that game, ignoring its action (any int; reward 0, ``terminations``
+  false). The default ``"same_step"`` restarts in the step that ended the episode.
+* ``action_mask="info"``: the observation is the plain float32 array (a ``Box`` space, so
+  ``FlattenObservation``-style wrappers take it) and the mask is ``info["action_mask"]``
+  (B, A) int8 in every ``reset`` and ``step``; the default ``"observation"`` gives the dict
+  ``{"observation", "action_mask"}``.
 
 Failures. Every argument, action and reset option is checked before anything changes or any
 message goes to a worker, so a refused call leaves every game (and every random generator) as
@@ -59,9 +68,24 @@ from hearts_env.bits import ZERO, unpack
 from hearts_env.engine import action_bits
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
-from hearts_env.table import REWARDS, Table
+from hearts_env.table import REWARDS, StepResult, Table
 
 RENDER_MODES = ("ansi",)
+ACTION_MASKS = ("observation", "info")
+"""Where the vector env puts the action mask: in the dict observation, or in ``info``."""
+
+
+def _autoreset_mode(value: Any) -> AutoresetMode:
+    """``"same_step"`` / ``"next_step"`` (or the enum) as a Gymnasium ``AutoresetMode``."""
+    if isinstance(value, AutoresetMode) and value in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP):
+        return value
+    names = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP}
+    if isinstance(value, str) and value.lower() in names:
+        return names[value.lower()]
+    raise ValueError(
+        f"autoreset_mode must be 'same_step' or 'next_step' (or gymnasium.vector.AutoresetMode), "
+        f"got {_describe(value)}"
+    )
 
 
 @dataclass
@@ -136,13 +160,18 @@ class Shard:
     """Games stepped by one process: a :class:`Table` plus same-step restarts, writing each
     step's results into :class:`Buffers` (fresh arrays, or shared memory for a worker)."""
 
-    def __init__(self, rules: Rules, num_games: int, reward: str, persistent: bool = False) -> None:
+    def __init__(
+        self, rules: Rules, num_games: int, reward: str, persistent: bool = False, next_step: bool = False
+    ) -> None:
         self.table = Table(rules, num_games, reward=reward)
         self.persistent = persistent  # the same buffers every step: constant pieces written once
+        self.next_step = next_step  # AutoresetMode.NEXT_STEP: finished episodes restart a step later
+        self.pending = np.zeros(num_games, bool)  # next_step: episodes that ended in the last step
 
     def reset(self, out: Buffers, seed: int | None, options: Mapping[str, Any] | None) -> None:
         """Start a new game in every slot and write the first observations."""
         self.table.reset(seed=seed, options=options)
+        self.pending[:] = False
         out.rewards[:] = 0
         out.acting_player[:] = -1
         for flag in (out.terminated, out.deal_ended, out.game_ended):
@@ -151,10 +180,23 @@ class Shard:
         self._write_views(out, constants=True)
 
     def step(self, actions: np.ndarray, out: Buffers) -> bool:
-        """One decision per game; returns whether any deal ended."""
+        """One decision per game; returns whether any deal ended.
+
+        Same-step mode restarts every finished deal at once. Next-step mode keeps a finished
+        *episode* over (its final observation is written) and restarts it in the next call,
+        where its action is ignored; a deal that ends inside a game episode starts the next
+        deal at once in both modes."""
         table = self.table
+        restart = self.pending.copy() if self.next_step else None
         out.acting_player[:] = table.current_player
-        result = table.step(actions)
+        if restart is not None and restart.any():
+            out.acting_player[restart] = -1  # no decision: the game only restarts
+            actions = np.where(restart, 0, actions)  # ignored: the deal is over until redeal
+        if restart is not None and restart.all():
+            nothing = np.zeros(table.num_games, bool)  # every game only restarts: nothing to play
+            result = StepResult(np.zeros((table.num_games, table.rules.num_players)), *[nothing] * 4)
+        else:
+            result = table.step(actions)
         out.rewards[:] = result.rewards
         out.terminated[:] = result.episode_ended
         out.deal_ended[:] = result.deal_ended
@@ -162,8 +204,12 @@ class Shard:
         ended = bool(result.deal_ended.any())
         if ended or self.persistent:  # fresh buffers: the info is only returned when a deal ends
             self._write_info(out)
-        if ended:
-            table.redeal(np.flatnonzero(result.deal_ended))
+        again = result.deal_ended
+        if restart is not None:
+            self.pending = result.episode_ended.copy()
+            again = (again & ~self.pending) | restart
+        if again.any():
+            table.redeal(np.flatnonzero(again))
         self._write_views(out)
         return ended
 
@@ -210,6 +256,7 @@ def _worker(
     sizes: tuple[int, int, int, int],
     lo: int,
     hi: int,
+    next_step: bool = False,
 ) -> None:
     """A worker process: step games ``lo..hi-1`` on command, results into shared memory.
 
@@ -223,7 +270,7 @@ def _worker(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     parent = os.getppid()
     out = Buffers.allocate(*sizes, memory=memory).rows(lo, hi)
-    shard = Shard(rules, hi - lo, reward, persistent=True)
+    shard = Shard(rules, hi - lo, reward, persistent=True, next_step=next_step)
     while True:
         try:
             while not conn.poll(_PARENT_POLL_S):
@@ -315,7 +362,10 @@ class HeartsVectorEnv(VectorEnv):
     ``"points"``, ``"zero_sum"`` or ``"chips"`` (see :class:`~hearts_env.table.Table`).
     ``start_method``: how workers start (default ``"fork"`` where available, else
     ``"spawn"``, which needs the ``__main__`` guard). ``worker_timeout``: seconds to wait for
-    a worker's answer before raising ``TimeoutError`` (a positive number). Other keyword
+    a worker's answer before raising ``TimeoutError`` (a positive number).
+    ``autoreset_mode``: ``"same_step"`` (default) or ``"next_step"`` (or the
+    ``gymnasium.vector.AutoresetMode``); ``action_mask``: ``"observation"`` (default: dict
+    observations) or ``"info"`` (a Box observation, the mask in ``info["action_mask"]``). Other keyword
     arguments are rules options (docs/rules.md) for :func:`~hearts_env.presets.make_rules`.
 
     Raises ``TypeError`` / ``ValueError`` for a bad argument, before any worker starts.
@@ -334,11 +384,22 @@ class HeartsVectorEnv(VectorEnv):
         copy: bool = True,
         start_method: str | None = None,
         worker_timeout: float = 60.0,
+        autoreset_mode: str | AutoresetMode = "same_step",
+        action_mask: str = "observation",
         **options: Any,
     ) -> None:
         self._workers: list[_Worker] = []
         self._broken: str | None = None  # why the env is unusable, once it is
         _check_arguments(num_envs, num_workers, copy, render_mode, reward, start_method, worker_timeout)
+        mode = _autoreset_mode(autoreset_mode)
+        if action_mask not in ACTION_MASKS:
+            raise ValueError(
+                f"action_mask must be one of {', '.join(map(repr, ACTION_MASKS))} (where the mask goes), "
+                f"got {_describe(action_mask)}"
+            )
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
+        self.mask_in_info = action_mask == "info"
+        self._next_step = mode == AutoresetMode.NEXT_STEP
         players = options.get("num_players")
         if isinstance(players, np.integer):
             options["num_players"] = int(players)
@@ -352,7 +413,9 @@ class HeartsVectorEnv(VectorEnv):
         self._bounds = np.linspace(0, self.num_envs, self.num_workers + 1).astype(int).tolist()
         # Buffers reused every step (shared memory with workers, or copy=False) or fresh ones.
         self._persistent = self.num_workers > 1 or not self.copy
-        self._local = Shard(self.rules, self._bounds[1], reward, persistent=self._persistent)
+        self._local = Shard(
+            self.rules, self._bounds[1], reward, persistent=self._persistent, next_step=self._next_step
+        )
         self._local.table.parse_reset(seed)  # the seed is checked before anything starts
         self.layout = self._local.table.observer.layout
         self.action_names: tuple[str, ...] = self.rules.action_names
@@ -363,6 +426,8 @@ class HeartsVectorEnv(VectorEnv):
         """The partnerships as seat tuples (singletons where there are none)."""
         self.num_actions = self._local.table.engine.num_actions
         self.single_observation_space = spaces.observation_space(self.rules, self.layout)
+        if self.mask_in_info:
+            self.single_observation_space = self.single_observation_space["observation"]
         self.single_action_space = spaces.action_space(self.rules)
         batch_space = gymnasium.vector.utils.batch_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -403,7 +468,7 @@ class HeartsVectorEnv(VectorEnv):
             for number, (lo, hi) in enumerate(zip(self._bounds[1:-1], self._bounds[2:]), start=1):
                 parent, child = context.Pipe()
                 _PARENT_ENDS.add(parent)  # before the fork, so that the worker closes its copy
-                args = (child, memory, self.rules, reward, self._sizes(), lo, hi)
+                args = (child, memory, self.rules, reward, self._sizes(), lo, hi, self._next_step)
                 process = context.Process(target=_worker, args=args, daemon=True)
                 try:
                     process.start()
@@ -540,7 +605,10 @@ class HeartsVectorEnv(VectorEnv):
             )
         self._started = True
         self._last = out
-        return self._views(out), {"current_player": self._get(out.current_player)}
+        info = {"current_player": self._get(out.current_player)}
+        if self.mask_in_info:
+            info["action_mask"] = self._get(out.action_mask)
+        return self._views(out), info
 
     def step(
         self, actions: np.ndarray | Sequence[int]
@@ -573,6 +641,8 @@ class HeartsVectorEnv(VectorEnv):
             "acting_player": self._get(out.acting_player),
             "current_player": self._get(out.current_player),
         }
+        if self.mask_in_info:
+            info["action_mask"] = self._get(out.action_mask)
         if ended:
             names = ("deal_points", "total_points", "game_over", "moon_shooter", "chips", "team_points")
             for name in (*names, "cancelled"):
@@ -634,6 +704,11 @@ class HeartsVectorEnv(VectorEnv):
     def _legal_or_raise(self, actions: np.ndarray, original: Any) -> np.ndarray:
         """``actions`` (in-range values, -1 elsewhere) if every one is legal (or illegal ones
         forfeit); else ``ValueError`` explaining the first illegal one — before any shard steps."""
+        if self._next_step and self._last is not None and self._last.terminated.any():
+            restarting = self._last.terminated.copy()  # their action is ignored: any int will do
+            actions = np.where(restarting, 0, actions)
+        else:
+            restarting = None
         if self.rules.illegal_action == "terminate":
             return actions
         if self.rules.decisions:  # decisions have no card bits: read the action masks
@@ -642,6 +717,8 @@ class HeartsVectorEnv(VectorEnv):
         else:
             legal = self._buffers.legal if self._workers else self._local.table.legal()
             bad = (legal & action_bits(actions)) == ZERO
+        if restarting is not None:
+            bad &= ~restarting
         if not bad.any():
             return actions
         game = int(np.flatnonzero(bad)[0])
@@ -667,7 +744,9 @@ class HeartsVectorEnv(VectorEnv):
         view.flags.writeable = False
         return view
 
-    def _views(self, out: Buffers) -> dict[str, np.ndarray]:
+    def _views(self, out: Buffers) -> dict[str, np.ndarray] | np.ndarray:
+        if self.mask_in_info:
+            return self._get(out.observation)
         return {"observation": self._get(out.observation), "action_mask": self._get(out.action_mask)}
 
     def legal_masks(self) -> np.ndarray:
