@@ -10,6 +10,7 @@ from hearts_env.engine import DONE, PASSING, PLAYING
 from hearts_env.rules import PASS_DIRECTIONS
 
 if TYPE_CHECKING:
+    from hearts_env.engine import State
     from hearts_env.table import Table
 
 
@@ -22,6 +23,17 @@ def hand_text(mask: int, twice: int = 0) -> str:
         groups.append(f"{symbol} {' '.join(ranks) if ranks else '-'}")
     jokers = [card_symbol(c) for c in cards if c >= 52]
     return "  ".join(groups + jokers)
+
+
+def _players(s: State, g: int, leader: int, cards: list[int]) -> list[int]:
+    """Who played each of a trick's ``cards`` (in order, from ``leader``). In turn from the
+    leader, except where players drop out (Domino Hearts' stock): there the seat whose hand held
+    the card (``held`` counts drawn cards too; one deck, so one seat)."""
+    n = s.hands.shape[1]
+    if s.stock.shape[1] == 0:
+        return [(leader + i) % n for i in range(len(cards))]
+    held = s.held[g]
+    return [next(seat for seat in range(n) if int(held[seat]) >> card & 1) for card in cards]
 
 
 def render_text(table: Table, game: int = 0) -> str:
@@ -70,13 +82,13 @@ def render_text(table: Table, game: int = 0) -> str:
         lines.append(f"  passing: {picked}")
     last = [int(c) for c in s.last_trick[g] if c < 64]
     if last:
-        seats = [(int(s.last_leader[g]) + i) % n for i in range(len(last))]
+        seats = _players(s, g, int(s.last_leader[g]), last)
         winner = int(s.leader[g])  # the engine's trick winner leads next (also after the last trick)
         plays = "  ".join(f"player_{p} {card_symbol(c)}" for p, c in zip(seats, last))
         lines.append(f"  last trick: {plays}  → player_{winner}")
     trick = [int(c) for c in s.trick[g] if c < 64]
     if trick:
-        seats = [(int(s.leader[g]) + i) % n for i in range(len(trick))]
+        seats = _players(s, g, int(s.leader[g]), trick)
         lines.append("  trick: " + "  ".join(f"player_{p} {card_symbol(c)}" for p, c in zip(seats, trick)))
     if s.phase[g] == DONE:
         points = " ".join(f"{int(p):>4}" for p in s.deal_points[g])

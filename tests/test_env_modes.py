@@ -46,13 +46,33 @@ def test_a_bad_action_mask_option_is_refused() -> None:
         hearts_env.env("hearts", action_mask="dict")
 
 
-def test_render_takes_the_mode_as_an_argument() -> None:
-    env = hearts_env.env("hearts")
-    env.reset(seed=0)
-    text = env.render("ansi")  # RLlib's PettingZooEnv passes the mode
-    assert text.startswith("hearts (4 players)") and "player_3" in text
-    with pytest.raises(ValueError, match="render mode"):
-        env.render("rgb_array")
+@pytest.mark.parametrize("preset", ["domino_hearts", "hearts", "cancellation_hearts"])
+def test_rendered_tricks_name_who_played_each_card(preset: str) -> None:
+    """Domino Hearts' drop-outs skip seats: the trick lines must still name the real players."""
+    import re
+
+    from hearts_env.cards import card_symbol
+
+    env = hearts_env.env(preset, render_mode="ansi")
+    env.reset(seed=4)
+    played: set[tuple[str, str]] = set()
+    checked = 0
+    rng = np.random.default_rng(4)
+    for agent in env.agent_iter(600):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        if action < 54:  # a card (not a named decision)
+            played.add((agent, card_symbol(action)))
+        env.step(action)
+        for line in env.render().splitlines():
+            if line.strip().startswith(("trick:", "last trick:")):
+                for player, card in re.findall(r"(player_\d+) (\S+)", line.split("→")[0]):
+                    assert (player, card) in played, f"{line!r}: {player} did not play {card}"
+                    checked += 1
+    assert checked > 100
 
 
 @pytest.mark.parametrize(("preset", "players", "total"), [("hearts", 4, -26), ("black_maria", 3, -43)])
