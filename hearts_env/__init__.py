@@ -4,17 +4,21 @@
 ``hearts_env.parallel_env(preset, **options)`` — the same as a turn-based PettingZoo ParallelEnv;
 ``hearts_env.vector_env(preset, num_envs=B, seed=..., **options)`` — B games as a Gymnasium
 ``VectorEnv``; ``hearts_env.make_rules`` — the validated rules of a preset; ``PRESETS`` — the
-preset table. Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``).
+preset table; ``hearts_env.unpack(obs, layout, device=...)`` — a compact observation
+(``obs_format="uint8"`` / ``"packed"``) as the float32 one, on a torch device.
+Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``).
 """
 
 from hearts_env.cards import card_name, card_symbol, parse_card, parse_cards
 from hearts_env.env import env, parallel_env, raw_env
+from hearts_env.formats import OBS_FORMATS, unpack, unpack_numpy
 from hearts_env.observation import layout
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
 from hearts_env.rules import Rules
 from hearts_env.vector import HeartsVectorEnv, vector_env
 
 __all__ = [
+    "OBS_FORMATS",
     "PRESETS",
     "HeartsVectorEnv",
     "Rules",
@@ -29,6 +33,8 @@ __all__ = [
     "parse_cards",
     "preset_names",
     "raw_env",
+    "unpack",
+    "unpack_numpy",
     "vector_env",
 ]
 __version__ = "0.1.0"

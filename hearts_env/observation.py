@@ -52,7 +52,7 @@ Use :func:`layout` to get the offsets, and :meth:`Layout.view` to slice a batch 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -61,6 +61,7 @@ from hearts_env import cardsets
 from hearts_env.bits import BIT, U64, ZERO
 from hearts_env.decisions import PHASE_NAMES
 from hearts_env.engine import DONE, Engine, State
+from hearts_env.formats import Packing
 from hearts_env.rules import Rules
 
 PHASE_CODES = 7
@@ -74,6 +75,8 @@ class Layout:
     """Names, shapes and offsets of the observation pieces for one rules set."""
 
     pieces: tuple[tuple[str, tuple[int, ...]], ...]
+    packing: Packing | None = field(default=None, compare=False, repr=False)
+    """Where the 0/1 prefix lives in the packed format's words (:mod:`hearts_env.formats`)."""
 
     @cached_property
     def slices(self) -> dict[str, slice]:
@@ -117,6 +120,36 @@ def layout(rules: Rules) -> Layout:
 
         return smear_layout(rules)
     c, p = rules.card_slots, rules.num_players
+    lay = _hearts_layout(rules, c, p)
+    return replace(lay, packing=_hearts_packing(rules, lay))
+
+
+def _hearts_packing(rules: Rules, lay: Layout) -> Packing:
+    """The bit stream :class:`Observer` builds: a word per card piece (hand, P played, P trick,
+    passed, received, kitty), a word per seat of decisions, the card pieces' second words (two
+    decks), then the small pieces together in the last word."""
+    c, p, sl = rules.card_slots, rules.num_players, lay.slices
+    k = 3 + 2 * p + bool(rules.kitty_size)
+    e = len(rules.decisions)
+    two_decks = rules.decks == 2
+    words = k + (p if e else 0) + (k if two_decks else 0) + 1
+    misc_start = sl["known_voids"].start
+    bit_count = sl[[name for name in _MISC_PIECES if name in sl][-1]].stop
+    source = np.empty(bit_count, np.int64)
+    j = np.arange(k * c)
+    source[: k * c] = (j // c) * 64 + j % c
+    second = None
+    if two_decks:
+        second = np.full(bit_count, -1, np.int64)
+        second[: k * c] = (words - 1 - k + j // c) * 64 + j % c
+    if e:
+        j = np.arange(p * e)
+        source[k * c : k * c + p * e] = (k + j // e) * 64 + j % e
+    source[misc_start:] = (words - 1) * 64 + np.arange(bit_count - misc_start)
+    return Packing(lay.size, bit_count, words, source, second)
+
+
+def _hearts_layout(rules: Rules, c: int, p: int) -> Layout:
     kitty = (("kitty", (c,)),) if rules.kitty_size else ()
     decisions = (("decisions", (p, len(rules.decisions))),) if rules.decisions else ()
     partners = (("partners", (p,)),) if has_partners(rules) else ()
@@ -170,6 +203,11 @@ class Observer:
         sl = self.layout.slices
         misc = [name for name in _MISC_PIECES if name in sl]
         self.bit_count = sl[misc[-1]].stop
+        self._tail_slices = {  # the real-valued pieces, from bit_count on
+            name: slice(piece.start - self.bit_count, piece.stop - self.bit_count)
+            for name, piece in sl.items()
+            if piece.start >= self.bit_count
+        }
         # Card pieces are c bits each from offset 0: hand, P played, P trick, passed, received
         # (and the kitty, where there is one); then P words of decisions, if any; then the
         # small pieces share one word.
@@ -245,23 +283,58 @@ class Observer:
             return self._observe_one(s, int(seats[0]), out)
         pieces, points, totals = self._pieces(s, seats)
         self._write_bits(pieces, out)
-        sl = self.layout.slices
+        self._write_tail(s, seats, points, totals, out[:, self.bit_count :], constants)
+        return out
+
+    def encode(
+        self,
+        s: State,
+        seats: np.ndarray,
+        obs_format: str,
+        out: np.ndarray | None = None,
+        tail: np.ndarray | None = None,
+        constants: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The ``"uint8"`` (B, bit_count) or ``"packed"`` (B, words) observation of ``seats``
+        and its float32 tail (B, D - bit_count), written into ``out`` / ``tail`` if given
+        (:mod:`hearts_env.formats`; ``constants=False``: ``tail`` holds ``card_values``)."""
+        batch, packing = len(seats), self.layout.packing
+        pieces, points, totals = self._pieces(s, seats)
+        if tail is None:
+            tail, constants = np.empty((batch, packing.tail), np.float32), True
+        if obs_format == "packed":
+            if out is None:
+                return pieces, self._write_tail(s, seats, points, totals, tail, constants)
+            out[:] = pieces
+        else:
+            if out is None:
+                out = np.empty((batch, packing.bit_count), np.uint8)
+            self._write_bits(pieces, out)
+        return out, self._write_tail(s, seats, points, totals, tail, constants)
+
+    def _write_tail(
+        self, s: State, seats: np.ndarray, points: np.ndarray, totals: np.ndarray, tail: np.ndarray,
+        constants: bool,
+    ) -> np.ndarray:  # fmt: skip
+        """The real-valued pieces (card values, points, scores, deal index, stock) into ``tail``,
+        the observation from ``bit_count`` on."""
+        sl = self._tail_slices
         if self.suit_values is not None:
-            out[:, sl["card_values"]] = self.suit_values.take(s.penalty_suit, axis=0)
+            tail[:, sl["card_values"]] = self.suit_values.take(s.penalty_suit, axis=0)
         elif constants:
-            out[:, sl["card_values"]] = self.card_values
-        np.multiply(points, POINT_SCALE, out=out[:, sl["points_taken"]], casting="same_kind")
-        np.multiply(totals, float(self.target_scale), out=out[:, sl["scores"]], casting="same_kind")
+            tail[:, sl["card_values"]] = self.card_values
+        np.multiply(points, POINT_SCALE, out=tail[:, sl["points_taken"]], casting="same_kind")
+        np.multiply(totals, float(self.target_scale), out=tail[:, sl["scores"]], casting="same_kind")
         np.multiply(
-            s.deal_index, float(np.float32(0.1)), out=out[:, sl["deal_index"]][:, 0], casting="same_kind"
+            s.deal_index, float(np.float32(0.1)), out=tail[:, sl["deal_index"]][:, 0], casting="same_kind"
         )
         if self.engine.stock_size:
             index = self._gather_index(seats)
             sizes = np.bitwise_count(s.hands).astype(np.float32).take(index)
-            out[:, sl["hand_sizes"]] = sizes / np.float32(self.engine.hand_size)
+            tail[:, sl["hand_sizes"]] = sizes / np.float32(self.engine.hand_size)
             left = self.engine.stock_size - s.stock_pos
-            out[:, sl["stock_left"]][:, 0] = left.astype(np.float32) / np.float32(self.engine.stock_size)
-        return out
+            tail[:, sl["stock_left"]][:, 0] = left.astype(np.float32) / np.float32(self.engine.stock_size)
+        return tail
 
     @property
     def words(self) -> int:

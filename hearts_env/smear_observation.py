@@ -38,9 +38,12 @@ piece                shape       meaning
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from hearts_env.bits import BIT, ZERO, unpack
+from hearts_env.formats import Packing
 from hearts_env.observation import Layout
 from hearts_env.rules import Rules
 from hearts_env.smear import DONE, PHASE_NAMES, SmearEngine, SmearState, game_points_of
@@ -57,7 +60,7 @@ def bid_decisions(rules: Rules) -> list[str]:
 def smear_layout(rules: Rules) -> Layout:
     """The observation layout of a Smear rules set (the table in this module's docstring)."""
     c, p = rules.card_slots, rules.num_players
-    return Layout(
+    lay = Layout(
         (
             ("hand", (c,)),
             ("played_by_seat", (p, c)),
@@ -79,6 +82,7 @@ def smear_layout(rules: Rules) -> Layout:
             *((("stock_left", (1,)),) if rules.stock_size else ()),
         )
     )
+    return replace(lay, packing=Packing.identity(lay.size, lay.slices["categories"].stop))
 
 
 def smear_bounds(rules: Rules, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
@@ -189,6 +193,31 @@ class SmearObserver:
                 self.engine.stock_size
             )
         return out
+
+    def encode(
+        self,
+        s: SmearState,
+        seats: np.ndarray,
+        obs_format: str,
+        out: np.ndarray | None = None,
+        tail: np.ndarray | None = None,
+        constants: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The ``"uint8"`` or ``"packed"`` observation and its float32 tail
+        (:mod:`hearts_env.formats`), converted from the float32 one (Smear builds no bit stream)."""
+        full = self(s, seats)
+        packing = self.layout.packing
+        bits = full[:, : packing.bit_count].astype(np.uint8)
+        main = packing.pack_bits(bits) if obs_format == "packed" else bits
+        if out is None:
+            out = main
+        else:
+            out[:] = main
+        if tail is None:
+            tail = full[:, packing.bit_count :]
+        else:
+            tail[:] = full[:, packing.bit_count :]
+        return out, tail
 
     def _categories(self, s: SmearState, seats: np.ndarray, view: np.ndarray) -> None:
         """[own side, another side] per category: cards won so far; every category once done."""

@@ -52,17 +52,27 @@ def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndar
     return low, high
 
 
-def observation_space(rules: Rules, lay: Layout | None = None) -> gymnasium.spaces.Dict:
+def observation_space(
+    rules: Rules, lay: Layout | None = None, obs_format: str = "float32"
+) -> gymnasium.spaces.Dict:
     """One agent's observation space: ``{"observation": Box (D,) float32, "action_mask": Box
-    (A,) int8 in {0, 1}}``."""
+    (A,) int8 in {0, 1}}``; for ``obs_format="uint8"`` the observation is the 0/1 prefix as
+    uint8 and ``"tail"`` the rest (float32), for ``"packed"`` the observation is the uint64
+    words (:mod:`hearts_env.formats`)."""
     lay = lay or layout(rules)
     low, high = observation_bounds(rules, lay)
-    return gymnasium.spaces.Dict(
-        {
-            "observation": gymnasium.spaces.Box(low, high, (lay.size,), np.float32),
-            "action_mask": gymnasium.spaces.Box(0, 1, (num_actions(rules),), np.int8),
-        }
-    )
+    mask = gymnasium.spaces.Box(0, 1, (num_actions(rules),), np.int8)
+    if obs_format == "float32":
+        return gymnasium.spaces.Dict(
+            {"observation": gymnasium.spaces.Box(low, high, (lay.size,), np.float32), "action_mask": mask}
+        )
+    packing, cut = lay.packing, lay.packing.bit_count
+    if obs_format == "uint8":
+        main = gymnasium.spaces.Box(0, high[:cut].astype(np.uint8), (cut,), np.uint8)
+    else:
+        main = gymnasium.spaces.Box(0, np.iinfo(np.uint64).max, (packing.words,), np.uint64)
+    tail = gymnasium.spaces.Box(low[cut:], high[cut:], (packing.tail,), np.float32)
+    return gymnasium.spaces.Dict({"observation": main, "tail": tail, "action_mask": mask})
 
 
 def num_actions(rules: Rules) -> int:

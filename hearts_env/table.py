@@ -536,6 +536,24 @@ class Table:
         seats = self.state.current if seats is None else np.asarray(seats, dtype=np.int64)
         return self.observer(self.state, seats, out, constants)
 
+    def encode(
+        self,
+        obs_format: str,
+        seats: np.ndarray | None = None,
+        out: np.ndarray | None = None,
+        tail: np.ndarray | None = None,
+        constants: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The compact observation of ``seats`` (default: the acting seats) in ``obs_format``
+        ``"uint8"`` (B, bit_count) or ``"packed"`` (B, words) uint64, and its float32 tail;
+        :func:`hearts_env.unpack` gives back exactly :meth:`observe` (:mod:`hearts_env.formats`)."""
+        if obs_format not in ("uint8", "packed"):
+            raise ValueError(
+                f"encode() makes the 'uint8' or 'packed' format, got {obs_format!r}; see observe()"
+            )
+        seats = self.state.current if seats is None else np.asarray(seats, dtype=np.int64)
+        return self.observer.encode(self.state, seats, obs_format, out, tail, constants)
+
     def legal(self) -> np.ndarray:
         """(B,) uint64 legal cards of the acting seats (cached until the state changes)."""
         if self._legal is None:

@@ -29,6 +29,10 @@ tournaments use.
   returns its final observation (``terminations`` true, an all-zero mask), and the *next*
   ``step`` restarts that game, ignoring its action (any int; reward 0, ``terminations``
   false). The default ``"same_step"`` restarts in the step that ended the episode.
+* ``obs_format="uint8"`` or ``"packed"`` (:mod:`hearts_env.formats`): the observation's 0/1
+  prefix as bytes, or as the engine's uint64 card-set words, with its real-valued part in
+  ``obs["tail"]`` (float32); ``hearts_env.unpack(obs, env.layout, device=...)`` expands either
+  into exactly the float32 observation (on a GPU too). Less to write per step, and to copy.
 * ``action_mask="info"``: the observation is the plain float32 array (a ``Box`` space, so
   ``FlattenObservation``-style wrappers take it) and the mask is ``info["action_mask"]``
   (B, A) int8 in every ``reset`` and ``step``; the default ``"observation"`` gives the dict
@@ -66,6 +70,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from hearts_env import spaces
 from hearts_env.bits import ZERO, unpack
 from hearts_env.engine import action_bits
+from hearts_env.formats import check_format
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
 from hearts_env.table import REWARDS, StepResult, Table
@@ -92,7 +97,8 @@ def _autoreset_mode(value: Any) -> AutoresetMode:
 class Buffers:
     """Everything one step returns, for B games (arrays with a leading batch axis)."""
 
-    observation: np.ndarray  # (B, D) float32
+    observation: np.ndarray  # (B, D) float32, or (B, bit_count) uint8 / (B, words) uint64
+    tail: np.ndarray  # (B, D - bit_count) float32 for "uint8" / "packed"; (B, 0) for "float32"
     action_mask: np.ndarray  # (B, A) int8
     legal: np.ndarray  # (B,) uint64: the same legal cards as bitmasks
     rewards: np.ndarray  # (B, P) float64
@@ -111,11 +117,14 @@ class Buffers:
     actions: np.ndarray  # (B,) int64: input, for worker processes
 
     @staticmethod
-    def layout(batch: int, players: int, size: int, num_actions: int) -> list[tuple[str, tuple, type]]:
-        """(name, shape, dtype) of every field."""
+    def layout(
+        batch: int, players: int, size: int, num_actions: int, obs_dtype: str = "float32", tail: int = 0
+    ) -> list[tuple[str, tuple, type]]:
+        """(name, shape, dtype) of every field (``size``: the observation's width)."""
         b, p = batch, players
         shapes = {
-            "observation": ((b, size), np.float32),
+            "observation": ((b, size), np.dtype(obs_dtype)),
+            "tail": ((b, tail), np.float32),
             "action_mask": ((b, num_actions), np.int8),
             "legal": ((b,), np.uint64),
             "rewards": ((b, p), np.float64),
@@ -132,10 +141,11 @@ class Buffers:
         return [(f.name, *shapes.get(f.name, ((b,), np.int64))) for f in fields(Buffers)]
 
     @classmethod
-    def allocate(cls, batch: int, players: int, size: int, num_actions: int, memory: Any = None) -> Buffers:
-        """New arrays, or views into ``memory`` (a buffer of :meth:`nbytes` bytes) if given."""
+    def allocate(cls, *sizes: Any, memory: Any = None) -> Buffers:
+        """New arrays, or views into ``memory`` (a buffer of :meth:`nbytes` bytes) if given
+        (``sizes``: as for :meth:`layout`)."""
         arrays, offset = {}, 0
-        for name, shape, dtype in cls.layout(batch, players, size, num_actions):
+        for name, shape, dtype in cls.layout(*sizes):
             if memory is None:
                 arrays[name] = np.empty(shape, dtype)
                 continue
@@ -144,10 +154,10 @@ class Buffers:
         return cls(**arrays)
 
     @classmethod
-    def nbytes(cls, batch: int, players: int, size: int, num_actions: int) -> int:
+    def nbytes(cls, *sizes: Any) -> int:
         """Bytes of shared memory :meth:`allocate` needs."""
         total = 0
-        for _, shape, dtype in cls.layout(batch, players, size, num_actions):
+        for _, shape, dtype in cls.layout(*sizes):
             total += -(-int(np.prod(shape)) * np.dtype(dtype).itemsize // 64) * 64
         return total
 
@@ -161,9 +171,16 @@ class Shard:
     step's results into :class:`Buffers` (fresh arrays, or shared memory for a worker)."""
 
     def __init__(
-        self, rules: Rules, num_games: int, reward: str, persistent: bool = False, next_step: bool = False
+        self,
+        rules: Rules,
+        num_games: int,
+        reward: str,
+        persistent: bool = False,
+        next_step: bool = False,
+        obs_format: str = "float32",
     ) -> None:
         self.table = Table(rules, num_games, reward=reward)
+        self.obs_format = obs_format
         self.persistent = persistent  # the same buffers every step: constant pieces written once
         self.next_step = next_step  # AutoresetMode.NEXT_STEP: finished episodes restart a step later
         self.pending = np.zeros(num_games, bool)  # next_step: episodes that ended in the last step
@@ -225,7 +242,11 @@ class Shard:
 
     def _write_views(self, out: Buffers, constants: bool = False) -> None:
         table = self.table
-        table.observe(out=out.observation, constants=constants or not self.persistent)
+        constants = constants or not self.persistent
+        if self.obs_format == "float32":
+            table.observe(out=out.observation, constants=constants)
+        else:
+            table.encode(self.obs_format, out=out.observation, tail=out.tail, constants=constants)
         legal = table.legal()
         out.legal[:] = legal
         if table.engine.decision_phases:  # decisions other than cards follow the card slots
@@ -253,10 +274,11 @@ def _worker(
     memory: Any,
     rules: Rules,
     reward: str,
-    sizes: tuple[int, int, int, int],
+    sizes: tuple[Any, ...],
     lo: int,
     hi: int,
     next_step: bool = False,
+    obs_format: str = "float32",
 ) -> None:
     """A worker process: step games ``lo..hi-1`` on command, results into shared memory.
 
@@ -270,7 +292,7 @@ def _worker(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     parent = os.getppid()
     out = Buffers.allocate(*sizes, memory=memory).rows(lo, hi)
-    shard = Shard(rules, hi - lo, reward, persistent=True, next_step=next_step)
+    shard = Shard(rules, hi - lo, reward, persistent=True, next_step=next_step, obs_format=obs_format)
     while True:
         try:
             while not conn.poll(_PARENT_POLL_S):
@@ -365,7 +387,9 @@ class HeartsVectorEnv(VectorEnv):
     a worker's answer before raising ``TimeoutError`` (a positive number).
     ``autoreset_mode``: ``"same_step"`` (default) or ``"next_step"`` (or the
     ``gymnasium.vector.AutoresetMode``); ``action_mask``: ``"observation"`` (default: dict
-    observations) or ``"info"`` (a Box observation, the mask in ``info["action_mask"]``). Other keyword
+    observations) or ``"info"`` (a Box observation, the mask in ``info["action_mask"]``).
+    ``obs_format``: ``"float32"`` (default), ``"uint8"`` or ``"packed"``
+    (:mod:`hearts_env.formats`). Other keyword
     arguments are rules options (docs/rules.md) for :func:`~hearts_env.presets.make_rules`.
 
     Raises ``TypeError`` / ``ValueError`` for a bad argument, before any worker starts.
@@ -386,6 +410,7 @@ class HeartsVectorEnv(VectorEnv):
         worker_timeout: float = 60.0,
         autoreset_mode: str | AutoresetMode = "same_step",
         action_mask: str = "observation",
+        obs_format: str = "float32",
         **options: Any,
     ) -> None:
         self._workers: list[_Worker] = []
@@ -399,6 +424,7 @@ class HeartsVectorEnv(VectorEnv):
             )
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.mask_in_info = action_mask == "info"
+        self.obs_format = check_format(obs_format)
         self._next_step = mode == AutoresetMode.NEXT_STEP
         players = options.get("num_players")
         if isinstance(players, np.integer):
@@ -414,7 +440,7 @@ class HeartsVectorEnv(VectorEnv):
         # Buffers reused every step (shared memory with workers, or copy=False) or fresh ones.
         self._persistent = self.num_workers > 1 or not self.copy
         self._local = Shard(
-            self.rules, self._bounds[1], reward, persistent=self._persistent, next_step=self._next_step
+            self.rules, self._bounds[1], reward, self._persistent, self._next_step, self.obs_format
         )
         self._local.table.parse_reset(seed)  # the seed is checked before anything starts
         self.layout = self._local.table.observer.layout
@@ -425,8 +451,8 @@ class HeartsVectorEnv(VectorEnv):
         )
         """The partnerships as seat tuples (singletons where there are none)."""
         self.num_actions = self._local.table.engine.num_actions
-        self.single_observation_space = spaces.observation_space(self.rules, self.layout)
-        if self.mask_in_info:
+        self.single_observation_space = spaces.observation_space(self.rules, self.layout, self.obs_format)
+        if self.mask_in_info and self.obs_format == "float32":
             self.single_observation_space = self.single_observation_space["observation"]
         self.single_action_space = spaces.action_space(self.rules)
         batch_space = gymnasium.vector.utils.batch_space
@@ -453,8 +479,14 @@ class HeartsVectorEnv(VectorEnv):
         """Process ids of the worker processes (empty without workers or once closed)."""
         return tuple(w.process.pid for w in self._workers)
 
-    def _sizes(self) -> tuple[int, int, int, int]:
-        return self.num_envs, self.num_players, self.layout.size, self.num_actions
+    def _sizes(self) -> tuple[Any, ...]:
+        """The arguments of :meth:`Buffers.layout`: the observation's width and dtype by format."""
+        packing = self.layout.packing
+        if self.obs_format == "float32":
+            return self.num_envs, self.num_players, self.layout.size, self.num_actions
+        width = packing.bit_count if self.obs_format == "uint8" else packing.words
+        dtype = "uint8" if self.obs_format == "uint8" else "uint64"
+        return self.num_envs, self.num_players, width, self.num_actions, dtype, packing.tail
 
     # ------------------------------------------------------------------ workers
     def _start_workers(self, reward: str, start_method: str | None) -> None:
@@ -468,7 +500,8 @@ class HeartsVectorEnv(VectorEnv):
             for number, (lo, hi) in enumerate(zip(self._bounds[1:-1], self._bounds[2:]), start=1):
                 parent, child = context.Pipe()
                 _PARENT_ENDS.add(parent)  # before the fork, so that the worker closes its copy
-                args = (child, memory, self.rules, reward, self._sizes(), lo, hi, self._next_step)
+                args = (child, memory, self.rules, reward, self._sizes(), lo, hi)
+                args += (self._next_step, self.obs_format)
                 process = context.Process(target=_worker, args=args, daemon=True)
                 try:
                     process.start()
@@ -745,9 +778,15 @@ class HeartsVectorEnv(VectorEnv):
         return view
 
     def _views(self, out: Buffers) -> dict[str, np.ndarray] | np.ndarray:
-        if self.mask_in_info:
+        compact = self.obs_format != "float32"
+        if self.mask_in_info and not compact:
             return self._get(out.observation)
-        return {"observation": self._get(out.observation), "action_mask": self._get(out.action_mask)}
+        views = {"observation": self._get(out.observation)}
+        if compact:
+            views["tail"] = self._get(out.tail)
+        if not self.mask_in_info:
+            views["action_mask"] = self._get(out.action_mask)
+        return views
 
     def legal_masks(self) -> np.ndarray:
         """(B,) uint64: the acting seats' legal cards as bitmasks (bit c = card c), for fast
