@@ -6,9 +6,10 @@ Everything is measured in one run on the same machine with uniformly random lega
   game, the step, automatic redeals; ``+obs`` also builds every acting seat's float32
   observation (into one reused array) and int8 action mask (what :func:`hearts_env.vector_env`
   returns).
-* ``vector_env``: the Gymnasium ``VectorEnv`` itself (dict observations, infos), in this
-  process and with ``num_workers=2`` (``procs`` 2: this process and one worker each step half
-  the games).
+* ``vector_env``: the Gymnasium ``VectorEnv`` itself (dict observations, infos) in each
+  observation format (``fmt``: ``float32``, ``uint8``, ``packed``; :mod:`hearts_env.formats`),
+  in this process and with worker processes (``procs`` 2: this process and one worker each
+  step half the games; ``--workers 1,2,4,8,16`` on a machine with more cores).
 * ``pettingzoo``: the AEC env with its usual wrappers, one game, observation every decision.
 * ``openspiel``: pyspiel's ``hearts`` from Python — random legal play, and with the acting
   player's observation written into its observation buffer every decision
@@ -18,7 +19,8 @@ Everything is measured in one run on the same machine with uniformly random lega
 Batched runs are measured in the steady state (see ``WARMUP_STEPS``).
 
 Run: ``python -m benchmarks.throughput`` (``make bench``); ``--all-presets`` adds one row per
-preset at B=4096; ``--json FILE`` saves the numbers.
+preset at B=4096; ``--json FILE`` saves the numbers; ``--check-targets`` ends with the issue-12
+targets (:data:`TARGETS`), each met or missed, and exits 1 if one is missed.
 """
 
 from __future__ import annotations
@@ -54,6 +56,16 @@ class Row:
     observation: bool
     decisions_per_second: float
     processes: int = 1
+    format: str = "float32"  # the observation format (rows with observations)
+
+
+TARGETS = (  # (format, processes, minimum decisions/s, minimum ratio to OpenSpiel's obs row)
+    ("float32", 2, 5e6, 25.0),
+    ("uint8", 1, 4e6, None),
+    ("packed", 1, 8e6, None),
+    ("packed", 2, 12e6, 50.0),
+)
+"""The throughput targets for ``vector_env`` at B=4096, standard 4-player Hearts."""
 
 
 def _timed(step: Callable[[], int], seconds: float, warmup: int = 1) -> float:
@@ -67,20 +79,26 @@ def _timed(step: Callable[[], int], seconds: float, warmup: int = 1) -> float:
     return done / elapsed
 
 
-def batched(preset: str, batch: int, observation: bool, seconds: float, **options: object) -> float:
-    """Decisions/s of the batched engine with random legal play."""
+def batched(
+    preset: str, batch: int, observation: bool, seconds: float, obs_format: str = "float32", **options: object
+) -> float:
+    """Decisions/s of the batched engine with random legal play (observations in ``obs_format``)."""
     table = Table(make_rules(preset, **options), batch)
     table.reset(seed=0)
     rng = np.random.default_rng(0)
     out = np.empty((batch, table.observer.layout.size), np.float32)  # reused, as vector_env(copy=False)
+    if obs_format != "float32":
+        main, tail = table.encode(obs_format)  # reused buffers of the compact format
 
     decisions = bool(table.rules.decisions)  # bids and declarations are not cards: use the mask
 
     def step() -> int:
         mask = None
         if observation or decisions:
-            if observation:
+            if observation and obs_format == "float32":
                 table.observe(out=out)
+            elif observation:
+                table.encode(obs_format, out=main, tail=tail)
             mask = table.action_mask()
         result = table.step(random_legal(mask, rng) if decisions else random_bit(table.legal(), rng))
         if result.deal_ended.any():
@@ -90,10 +108,14 @@ def batched(preset: str, batch: int, observation: bool, seconds: float, **option
     return _timed(step, seconds, WARMUP_STEPS)
 
 
-def vector(preset: str, batch: int, seconds: float, num_workers: int = 1) -> float:
-    """Decisions/s of ``hearts_env.vector_env`` (observations included); with workers, the
-    arrays returned are views of the shared memory (``copy=False``)."""
-    env = hearts_env.vector_env(preset, num_envs=batch, seed=0, num_workers=num_workers, copy=False)
+def vector(
+    preset: str, batch: int, seconds: float, num_workers: int = 1, obs_format: str = "float32"
+) -> float:
+    """Decisions/s of ``hearts_env.vector_env`` (observations included, in ``obs_format``); the
+    arrays returned are views of reused (with workers: shared) memory (``copy=False``)."""
+    env = hearts_env.vector_env(
+        preset, num_envs=batch, seed=0, num_workers=num_workers, copy=False, obs_format=obs_format
+    )
     env.reset()
     rng = np.random.default_rng(0)
 
@@ -159,14 +181,19 @@ def openspiel(observation: bool, seconds: float) -> float | None:
     return _timed(deal, seconds)
 
 
-def run(seconds: float = 2.0, all_presets: bool = False) -> list[Row]:
+def run(seconds: float = 2.0, all_presets: bool = False, workers: tuple[int, ...] = (1, 2)) -> list[Row]:
     """Every measurement of the table, standard 4-player Hearts unless ``all_presets``."""
     rows: list[Row] = []
     for batch in (1, 64, 1024, 4096):
         for obs in (False, True):
             rows.append(Row("batched", "hearts", batch, obs, batched("hearts", batch, obs, seconds)))
-    rows.append(Row("vector_env", "hearts", 4096, True, vector("hearts", 4096, seconds)))
-    rows.append(Row("vector_env", "hearts", 4096, True, vector("hearts", 4096, seconds, 2), processes=2))
+    for fmt in ("uint8", "packed"):
+        rate = batched("hearts", 4096, True, seconds, fmt)
+        rows.append(Row("batched", "hearts", 4096, True, rate, format=fmt))
+    for fmt in hearts_env.OBS_FORMATS:
+        for k in workers:
+            rate = vector("hearts", 4096, seconds, k, fmt)
+            rows.append(Row("vector_env", "hearts", 4096, True, rate, processes=k, format=fmt))
     rows.append(Row("pettingzoo", "hearts", 1, True, pettingzoo("hearts", seconds)))
     for obs in (False, True):
         rate = openspiel(obs, seconds)
@@ -182,15 +209,38 @@ def run(seconds: float = 2.0, all_presets: bool = False) -> list[Row]:
 def table_text(rows: list[Row]) -> str:
     """The rows as an aligned text table with ratios to OpenSpiel."""
     spiel = {r.observation: r.decisions_per_second for r in rows if r.name == "openspiel"}
-    header = f"{'engine':<12}{'preset':<22}{'B':>6} {'obs':<5}{'procs':>5}"
+    header = f"{'engine':<12}{'preset':<22}{'B':>6} {'obs':<8}{'procs':>5}"
     lines = [f"{header}{'decisions/s':>14}  {'vs OpenSpiel':>12}"]
     for r in rows:
         ratio = f"{r.decisions_per_second / spiel[r.observation]:>11.1f}x" if r.observation in spiel else ""
+        obs = (r.format if r.name != "openspiel" else "yes") if r.observation else "no"
         lines.append(
-            f"{r.name:<12}{r.preset:<22}{r.batch:>6} {'yes' if r.observation else 'no':<5}{r.processes:>5}"
+            f"{r.name:<12}{r.preset:<22}{r.batch:>6} {obs:<8}{r.processes:>5}"
             f"{r.decisions_per_second:>14,.0f}  {ratio:>12}"
         )
     return "\n".join(lines)
+
+
+def check_targets(rows: list[Row]) -> tuple[bool, str]:
+    """Whether the ``vector_env`` rows meet :data:`TARGETS`, and a line per target."""
+    spiel = next((r.decisions_per_second for r in rows if r.name == "openspiel" and r.observation), None)
+    lines, ok = ["targets (vector_env, B=4096, standard Hearts):"], True
+    for fmt, procs, rate, ratio in TARGETS:
+        row = next(
+            (r for r in rows if r.name == "vector_env" and r.format == fmt and r.processes == procs), None
+        )
+        if row is None:
+            lines.append(f"  {fmt:<8} {procs} procs: not measured")
+            ok = False
+            continue
+        met = row.decisions_per_second >= rate
+        text = f"  {fmt:<8} {procs} procs: {row.decisions_per_second / 1e6:.2f}M/s (target {rate / 1e6:g}M/s"
+        if ratio is not None and spiel:
+            met &= row.decisions_per_second / spiel >= ratio
+            text += f", {row.decisions_per_second / spiel:.1f}x OpenSpiel, target {ratio:g}x"
+        lines.append(f"{text}) {'met' if met else 'MISSED'}")
+        ok &= met
+    return ok, "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -199,13 +249,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     parser.add_argument("--all-presets", action="store_true", help="add a B=4096 row for every preset")
     parser.add_argument("--json", help="write the rows to this JSON file")
+    parser.add_argument("--workers", default="1,2", help="vector_env worker counts (default 1,2)")
+    parser.add_argument("--check-targets", action="store_true", help="check the targets; exit 1 if missed")
     args = parser.parse_args(argv)
-    rows = run(args.seconds, args.all_presets)
+    try:
+        workers = tuple(int(k) for k in args.workers.split(","))
+    except ValueError:
+        parser.error(f"--workers takes comma-separated counts like 1,2,4, got {args.workers!r}")
+    rows = run(args.seconds, args.all_presets, workers)
     print(f"hearts-env throughput ({platform.processor() or platform.machine()}, numpy {np.__version__})")
     print(table_text(rows))
     if args.json:
         with open(args.json, "w") as f:
             json.dump([asdict(r) for r in rows], f, indent=2)
+    if args.check_targets:
+        ok, text = check_targets(rows)
+        print(text)
+        if not ok:
+            raise SystemExit(1)
 
 
 if __name__ == "__main__":
