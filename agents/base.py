@@ -15,16 +15,22 @@ deal, of the (game, seat) each row belongs to. Stateless agents ignore it; a sta
 (one that remembers the order of the plays, like the OpenSpiel adapter) keeps its memory under
 it. Without it every row counts as slot 0, which is right for one game at a time.
 
-With the PettingZoo env (one unbatched observation) use :meth:`Agent.act_one`.
+With the PettingZoo env (one unbatched observation) use :meth:`Agent.act_one`. Every agent
+takes the observation in any format of :mod:`hearts_env.formats` (``obs_format="uint8"`` or
+``"packed"``: ``observation`` plus ``tail``): the base class turns it into the float32 one
+before the agent's own ``act`` sees it.
 """
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
+from hearts_env.formats import unpack_numpy
 from hearts_env.observation import Layout, layout
 from hearts_env.rules import Rules
 
@@ -40,6 +46,12 @@ class Agent(ABC):
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.layout: Layout = layout(rules)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Each subclass's ``act`` gets float32 observations whatever format it is called with."""
+        super().__init_subclass__(**kwargs)
+        if "act" in cls.__dict__ and not getattr(cls.__dict__["act"], "__isabstractmethod__", False):
+            cls.act = _any_format(cls.__dict__["act"])
 
     @abstractmethod
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
@@ -57,6 +69,24 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.rules.preset}, {self.rules.num_players} players)"
+
+
+def as_float32(obs: Observation, lay: Layout) -> Observation:
+    """``obs`` with its observation as float32 (B, D): compact formats (a ``tail`` entry) are
+    unpacked, float32 observations pass unchanged."""
+    if "tail" not in obs:
+        return obs
+    out = {key: value for key, value in obs.items() if key != "tail"}
+    out["observation"] = unpack_numpy(obs, lay)
+    return out
+
+
+def _any_format(act: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    @functools.wraps(act)
+    def wrapped(self: Agent, obs: Observation, rng: np.random.Generator) -> np.ndarray:
+        return act(self, as_float32(obs, self.layout), rng)
+
+    return wrapped
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
