@@ -230,7 +230,8 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
 
     def _smear_info(self, info: Mapping[str, np.ndarray]) -> dict[str, Any]:
         """Smear's deal outcome for infos: pitcher, bid value, made, each category's side
-        (-1 not in play, -2 nobody), the category points each side made before set-back."""
+        (-1 not in play, -2 nobody), the category points each side made before set-back, and
+        the side that won the game (-1 while it goes on)."""
         rules = self.rules
         first = [seats[0] for seats in rules.teams] if rules.teams else list(range(rules.num_players))
         return {
@@ -240,6 +241,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
             "categories": {name: int(v) for name, v in zip(rules.categories, info["categories"][0])},
             "side_points": [int(info["deal_points"][0, seat]) for seat in first],
             "made_points": [int(info["made_points"][0, seat]) for seat in first],
+            "winner": int(info["winner"][0]),
         }
 
     def render(self, mode: str | None = None) -> str | None:

@@ -194,6 +194,9 @@ def test_infos_and_team_rewards_at_the_end_of_a_deal() -> None:
     assert smear["made"] == (smear["side_points"][side] >= 0)
     assert rewards["player_0"] == rewards["player_2"] == smear["side_points"][0]
     assert rewards["player_1"] == rewards["player_3"] == smear["side_points"][1]
+    game_over = last["game_over"]
+    assert smear["winner"] in (-1, 0, 1)
+    assert smear["winner"] == -1 or game_over  # a side wins only when the game is over
     made = smear["made_points"]
     scored = {v for v in smear["categories"].values() if v >= 0}
     assert sum(made) == sum(
