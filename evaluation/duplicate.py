@@ -38,6 +38,12 @@ teams. Partnership C (the slam bid's silent pair, ``bidding="slam"``): the ``sla
 counts each agent's slam bids, the seat-deals it played in a slam pair (as the bidder or the
 silent partner) and its mean deal points in them.
 
+Random streams: the agents' random numbers of a round come from one generator for the whole
+batch (``streams=1``, the default), so which numbers a game gets depends on every other game.
+``streams=S`` splits the tables into S contiguous groups, each with its own generator per round:
+the groups are independent, and :mod:`evaluation.ray_pool` plays them on Ray actors (one code
+path, :class:`RoundPlayer`) with a report identical to this process's for the same configuration.
+
 Resuming: the JSON file is rewritten after every round and holds everything needed to go on; run
 the same command again and it continues where it stopped (a different configuration refuses).
 A file that is not such a record (empty, truncated, not JSON, edited by hand into an inconsistent
@@ -50,7 +56,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -88,6 +94,9 @@ class TournamentConfig:
     """Duplicate tables played side by side (each plays ``deals / tables`` deals in sequence)."""
     seed: int = 0
     """Seed of the deals and of the agents' random numbers."""
+    streams: int = 1
+    """Independent random streams: the tables split into this many groups (at most one per table),
+    each with its own agents' generator per round; what Ray actors play in parallel (see above)."""
 
     def validate(self) -> TournamentConfig:
         """Check every field (``TypeError`` / ``ValueError`` naming it and the value); returns ``self``."""
@@ -105,7 +114,16 @@ class TournamentConfig:
         self.deals = positive_int.check("deals", self.deals)
         self.tables = positive_int.check("tables", self.tables)
         self.seed = non_negative_int.check("seed", self.seed)
+        self.streams = positive_int.check("streams", self.streams)
         return self
+
+    def record(self) -> dict[str, Any]:
+        """The configuration as the JSON file keeps it (``streams`` only when not 1, so files
+        written before it existed still resume)."""
+        out = asdict(self)
+        if out["streams"] == 1:
+            del out["streams"]
+        return out
 
     def rules(self) -> Rules:
         """The rules every table plays."""
@@ -166,15 +184,32 @@ def team_positions(teams: Sequence[Sequence[int]], offsets: Sequence[int], num_p
     return out
 
 
+def short_name(spec: str) -> str:
+    """An agent spec for display: ``ppo:checkpoint=runs/demo/policy.pt`` -> ``ppo (runs/demo)``
+    (a checkpoint by its folder), other specs as they are."""
+    name, _, rest = spec.partition(":")
+    params = dict(part.partition("=")[::2] for part in rest.split(":")) if rest else {}
+    if "checkpoint" in params:
+        folder = Path(params["checkpoint"]).parent
+        return f"{name} ({folder.name or params['checkpoint']})"
+    return spec
+
+
 class Tournament:
-    """Runs a :class:`TournamentConfig`, saving to ``json_path`` after each round if given."""
+    """Runs a :class:`TournamentConfig`, saving to ``json_path`` after each round if given.
+    ``labels``: display names of agent specs for the progress bar (default :func:`short_name`)."""
 
     def __init__(
-        self, config: TournamentConfig, json_path: str | Path | None = None, progress: bool = True
+        self,
+        config: TournamentConfig,
+        json_path: str | Path | None = None,
+        progress: bool = True,
+        labels: Mapping[str, str] | None = None,
     ) -> None:
         self.config = config.validate()
         self.json_path = Path(json_path) if json_path else None
         self.progress = progress
+        self.labels = dict(labels or {})
         self.rules = config.rules()
         if self.rules.first_trick_all_penalty == "redeal":
             # The pass differs between seatings, so a deal cancelled in one would be played in
@@ -201,6 +236,11 @@ class Tournament:
         self.team_at = team_positions(self.rules.teams, offsets, p) if self.teams else None
         self.slam = self.rules.bidding == "slam"
         self.smear = self.rules.game == "smear"
+        # Stream s plays the tables stream_tables[s] (contiguous), on its own agents' generator.
+        self.stream_tables = [
+            range(int(part[0]), int(part[-1]) + 1)
+            for part in np.array_split(np.arange(self.tables), min(config.streams, self.tables))
+        ]
         self.table = Table(self.rules, self.batch)
         self.record = self._load() or self._empty_record()
 
@@ -254,7 +294,7 @@ class Tournament:
             raise refuse(f"it is not valid JSON (truncated or edited? {error})") from None
         if not isinstance(saved, dict) or "config" not in saved or "progress" not in saved:
             raise refuse("it has no 'config' and 'progress' entries (not written by a tournament)")
-        if saved["config"] != asdict(self.config):
+        if saved["config"] != self.config.record():
             raise ValueError(
                 f"{path} holds a different tournament ({saved['config']}); "
                 "delete it or choose another --json to start this one"
@@ -391,82 +431,61 @@ class Tournament:
         os.replace(partial, self.json_path)
 
     # ------------------------------------------------------------------ playing
-    def run(self, max_rounds: int | None = None, time_limit_s: float | None = None) -> dict[str, Any]:
+    def run(
+        self, max_rounds: int | None = None, time_limit_s: float | None = None, pool: Any = None
+    ) -> dict[str, Any]:
         """Play the remaining rounds and return the report (see :meth:`report`).
 
         ``max_rounds``: play at most this many rounds now; ``time_limit_s``: start no new round
-        after this many seconds. Either way the JSON file lets a later run go on.
+        after this many seconds. Either way the JSON file lets a later run go on. ``pool``: where
+        the rounds are played (None: here), an object whose ``rounds(tournament, ks)`` yields
+        :meth:`RoundPlayer.play`'s results of the rounds ``ks`` in order, such as
+        :class:`evaluation.ray_pool.RayPool`; they are scored here, so the report is the same.
         """
         from tqdm import tqdm
 
-        agents = [from_spec(name, self.rules) for name in self.names]
         rounds = self.config.rounds
         done = self.record["rounds_done"]
         if max_rounds is not None:
             rounds = min(rounds, done + max_rounds)
+        todo = range(done, rounds)
+        results = pool.rounds(self, todo) if pool is not None else self._local_rounds(todo)
         began = time.perf_counter()
         bar = tqdm(
             total=self.config.rounds * self.tables, initial=done * self.tables, unit="deal",
-            disable=not self.progress, desc=f"{self.config.preset} {' v '.join(self.names)}",
+            disable=not self.progress, desc=self._bar_text(),
         )  # fmt: skip
-        for k in range(done, rounds):
-            if time_limit_s is not None and time.perf_counter() - began > time_limit_s:
-                break
-            start = time.perf_counter()
-            self._play_round(k, agents)
-            self.record["rounds_done"] = k + 1
-            self.record["elapsed_s"] += time.perf_counter() - start
-            self._save()
-            bar.update(self.tables)
-        bar.close()
+        try:
+            for k in todo:
+                if time_limit_s is not None and time.perf_counter() - began > time_limit_s:
+                    break
+                start = time.perf_counter()
+                self._score_round(next(results))
+                self.record["rounds_done"] = k + 1
+                self.record["elapsed_s"] += time.perf_counter() - start
+                self._save()
+                bar.update(self.tables)
+        finally:
+            results.close()
+            bar.close()
         return self.report()
 
-    def _play_round(self, k: int, agents: list[Agent]) -> None:
-        cfg, rules, table = self.config, self.rules, self.table
-        p, rows = rules.num_players, np.arange(self.batch)
-        hands, kitty = table.engine.shuffled_hands(np.random.default_rng([cfg.seed, k]), self.tables)
-        repeat = len(self.rotations)
-        if k > 0 and self.record["table_state"] is not None:
-            saved = self.record["table_state"]
-            table.restore_games(saved["totals"], saved["deal_index"], saved["game_over"])
-        # Domino Hearts: the stock's draw order is part of the deal, the same in every seating.
-        order = None
-        if table.engine.stock_size:
-            order = stock_order(kitty, table.engine.stock_size, np.random.default_rng([cfg.seed, k, 2]))
-            order = np.repeat(order, repeat, axis=0)
-        table.deal_masks(
-            np.repeat(hands, repeat, axis=0),
-            np.repeat(kitty, repeat, axis=0),  # (tables,) or, with two decks, (tables, 2)
-            dealer=k % p,
-            pass_direction=PASS_DIRECTIONS.index(rules.pass_direction(k)),
-            new_game=k == 0,
-            stock=order,
-        )
-        rng = np.random.default_rng([cfg.seed, k, 1])
-        illegal = np.zeros(len(self.names), np.int64)
-        over = np.zeros(self.batch, bool)  # games whose deal has ended (they wait for the rest)
-        while not over.all():
-            obs, mask, seat = table.observe(), table.action_mask(), table.current_player.copy()
-            who = np.where(over, -1, self.row_agents[rows, seat])
-            actions = np.zeros(self.batch, np.int64)
-            for a, agent in enumerate(agents):
-                mine = np.flatnonzero(who == a)
-                if mine.size:
-                    slot = (k * self.batch + mine) * p + seat[mine]
-                    batch = {"observation": obs[mine], "action_mask": mask[mine], "slot": slot}
-                    actions[mine] = agent.act(batch, rng)
-            ok = (actions >= 0) & (actions < mask.shape[1])
-            ok &= mask[rows, np.clip(actions, 0, mask.shape[1] - 1)] > 0
-            bad = ~ok & ~over
-            if bad.any():
-                np.add.at(illegal, who[bad], 1)
-                actions[bad] = random_legal(mask[bad], rng)
-            over |= table.step(actions).deal_ended
-        self._score_round(illegal)
+    def _bar_text(self) -> str:
+        """``hearts: ppo (fresh) v strategy v random (points, lower is better)``."""
+        names = " v ".join(self.labels.get(spec, short_name(spec)) for spec in self.names)
+        better = "higher" if self.rules.game == "smear" else "lower"
+        return f"{self.config.preset}: {names} (points, {better} is better)"
 
-    def _score_round(self, illegal: np.ndarray) -> None:
+    def _local_rounds(self, todo: range) -> Iterator[dict[str, np.ndarray]]:
+        """The rounds ``todo`` played in this process, on :attr:`table` (every table)."""
+        player = RoundPlayer(self, range(self.tables), table=self.table)
+        for k in todo:
+            yield player.play(k, self.record["table_state"] if k > 0 else None)
+
+    def _score_round(self, info: dict[str, np.ndarray]) -> None:
+        """Add one round's results (:meth:`RoundPlayer.play`, every table) to the record."""
         p, r = self.rules.num_players, len(self.rotations)
-        info = self.table.game_info(np.arange(self.batch))
+        illegal = info["illegal"]
         counters = [self.record["counters"][name] for name in self.names]
         points = info["deal_points"].reshape(self.tables, r, p).astype(float)
         for a, c in enumerate(counters):
@@ -508,7 +527,7 @@ class Tournament:
         self.record["table_state"] = {
             "totals": info["total_points"].tolist(),
             "game_over": info["game_over"].tolist(),
-            "deal_index": self.table.deal_index.tolist(),
+            "deal_index": info["deal_index"].tolist(),
         }
 
     def _score_teams(self, info: dict[str, np.ndarray], team_at: np.ndarray) -> None:
@@ -549,22 +568,14 @@ class Tournament:
                 c["made"][level] = c["made"].get(level, 0) + 1
 
     def _score_slam(self, info: dict[str, np.ndarray]) -> None:
-        """Partnership C: who bid the slam and who played in a slam pair, read from the public
-        observation at the deal's end (seat 0's ``decisions`` piece, the bidder's ``partners``)."""
-        table, p = self.table, self.rules.num_players
-        lay, counters = table.observer.layout, self.record["slam_counters"]
-        slam = self.rules.decisions.index("slam")
-        seats = np.zeros(self.batch, np.int64)
-        bids = lay.view(table.observe(seats), "decisions")[:, :, slam] > 0.5  # (B, P): seat 0's view
-        bid = bids.any(axis=1)
-        seats[bid] = np.argmax(bids[bid], axis=1)
-        mates = lay.view(table.observe(seats), "partners") > 0.5  # (B, P) relative to the bidder
-        for row in np.flatnonzero(bid).tolist():
-            bidder = int(seats[row])
-            counters[self.names[self.row_agents[row, bidder]]]["bids"] += 1
-            if mates[row].any():
-                partner = (bidder + int(np.argmax(mates[row]))) % p
-                for member in (bidder, partner):
+        """Partnership C: who bid the slam and who played in a slam pair (``slam_bidder`` and
+        ``slam_partner`` of :meth:`RoundPlayer.play`)."""
+        counters = self.record["slam_counters"]
+        bidder, partner = info["slam_bidder"], info["slam_partner"]
+        for row in np.flatnonzero(bidder >= 0).tolist():
+            counters[self.names[self.row_agents[row, bidder[row]]]]["bids"] += 1
+            if partner[row] >= 0:
+                for member in (int(bidder[row]), int(partner[row])):
                     c = counters[self.names[self.row_agents[row, member]]]
                     c["paired"] += 1
                     c["paired_points"] += int(info["deal_points"][row, member])
@@ -630,9 +641,126 @@ class Tournament:
             **extra,
             "elapsed_s": round(self.record["elapsed_s"], 2),
             "rules": self.rules.describe(),
-            "config": asdict(self.config),
+            "config": self.config.record(),
             "progress": self.record,
         }
+
+
+class RoundPlayer:
+    """Plays rounds of a :class:`Tournament` on some of its tables and returns what happened,
+    unscored (:meth:`Tournament._score_round` scores it): the one code path of a run in this
+    process (every table) and of each Ray actor (:mod:`evaluation.ray_pool`: whole streams).
+
+    ``tables``: the contiguous tables played (whole streams of ``tournament.stream_tables``);
+    ``table``: the :class:`Table` to play on (default: a new one for these tables' rows)."""
+
+    def __init__(self, tournament: Tournament, tables: range, table: Table | None = None) -> None:
+        t = self.tournament = tournament
+        self.tables = tables
+        r = len(t.rotations)
+        self.rows = np.arange(tables.start * r, tables.stop * r)  # the tournament's rows (table, rotation)
+        self.row_agents = t.row_agents[self.rows]
+        self.table = table if table is not None else Table(t.rules, len(self.rows))
+        if self.table.num_games != len(self.rows):
+            raise ValueError(f"a table of {len(self.rows)} games is needed, got {self.table.num_games}")
+        self.agents: list[Agent] = [from_spec(name, t.rules) for name in t.names]
+        self.streams: list[tuple[int, slice]] = []  # (stream, its rows in self.table)
+        for s, held in enumerate(t.stream_tables):
+            lo, hi = max(held.start, tables.start), min(held.stop, tables.stop)
+            if lo < hi and (lo, hi) != (held.start, held.stop):
+                raise ValueError(f"tables {tables} split the stream of tables {held}")
+            if lo < hi:
+                self.streams.append((s, slice((lo - tables.start) * r, (hi - tables.start) * r)))
+
+    def play(self, k: int, state: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
+        """Play round ``k`` (each table's next deal, in every seating) to its end; ``state``: the
+        record's ``table_state`` (every table) to restore first (a resume). Returns the per-row
+        arrays of :meth:`Table.game_info` with ``deal_index`` (and, Partnership C,
+        ``slam_bidder`` / ``slam_partner``, -1 for none), and ``illegal``: per agent."""
+        t, cfg, table = self.tournament, self.tournament.config, self.table
+        p, n = t.rules.num_players, len(self.rows)
+        local, mine_tables = np.arange(n), slice(self.tables.start, self.tables.stop)
+        hands, kitty = table.engine.shuffled_hands(np.random.default_rng([cfg.seed, k]), t.tables)
+        repeat = len(t.rotations)
+        if state is not None:
+            table.restore_games(
+                np.asarray(state["totals"], np.int64)[self.rows],
+                np.asarray(state["deal_index"], np.int64)[self.rows],
+                np.asarray(state["game_over"], bool)[self.rows],
+            )
+        # Domino Hearts: the stock's draw order is part of the deal, the same in every seating.
+        order = None
+        if table.engine.stock_size:
+            order = stock_order(kitty, table.engine.stock_size, np.random.default_rng([cfg.seed, k, 2]))
+            order = np.repeat(order[mine_tables], repeat, axis=0)
+        table.deal_masks(
+            np.repeat(hands[mine_tables], repeat, axis=0),
+            np.repeat(kitty[mine_tables], repeat, axis=0),  # (tables,) or, with two decks, (tables, 2)
+            dealer=k % p,
+            pass_direction=PASS_DIRECTIONS.index(t.rules.pass_direction(k)),
+            new_game=k == 0,
+            stock=order,
+        )
+        one = len(t.stream_tables) == 1  # one stream: the generator of every earlier version
+        rngs = [np.random.default_rng([cfg.seed, k, 1, *([] if one else [s])]) for s, _ in self.streams]
+        illegal = np.zeros(len(t.names), np.int64)
+        over = np.zeros(n, bool)  # games whose deal has ended (they wait for the rest)
+        while not over.all():
+            obs, mask, seat = table.observe(), table.action_mask(), table.current_player.copy()
+            who = np.where(over, -1, self.row_agents[local, seat])
+            actions = np.zeros(n, np.int64)
+            for (_, rows), rng in zip(self.streams, rngs):
+                for a, agent in enumerate(self.agents):
+                    mine = rows.start + np.flatnonzero(who[rows] == a)
+                    if mine.size:
+                        slot = (k * t.batch + self.rows[mine]) * p + seat[mine]
+                        batch = {"observation": obs[mine], "action_mask": mask[mine], "slot": slot}
+                        actions[mine] = agent.act(batch, rng)
+                act, legal = actions[rows], mask[rows]
+                ok = (act >= 0) & (act < legal.shape[1])
+                ok &= legal[np.arange(len(act)), np.clip(act, 0, legal.shape[1] - 1)] > 0
+                bad = rows.start + np.flatnonzero(~ok & ~over[rows])
+                if bad.size:
+                    np.add.at(illegal, who[bad], 1)
+                    actions[bad] = random_legal(mask[bad], rng)
+            over |= table.step(actions).deal_ended
+        info = table.game_info(local)
+        info["deal_index"] = np.array(table.deal_index)
+        if t.slam:
+            info.update(self._slam_pairs())
+        info["illegal"] = illegal
+        return info
+
+    def _slam_pairs(self) -> dict[str, np.ndarray]:
+        """Partnership C, at a deal's end: the slam bidder and his silent partner of every row
+        (-1: none), read from the public observation (seat 0's ``decisions`` piece, the bidder's
+        ``partners``)."""
+        table, rules = self.table, self.tournament.rules
+        lay = table.observer.layout
+        slam = rules.decisions.index("slam")
+        seats = np.zeros(table.num_games, np.int64)
+        bids = lay.view(table.observe(seats), "decisions")[:, :, slam] > 0.5  # (B, P): seat 0's view
+        bid = bids.any(axis=1)
+        seats[bid] = np.argmax(bids[bid], axis=1)
+        mates = lay.view(table.observe(seats), "partners") > 0.5  # (B, P) relative to the bidder
+        partner = (seats + np.argmax(mates, axis=1)) % rules.num_players
+        return {
+            "slam_bidder": np.where(bid, seats, -1),
+            "slam_partner": np.where(bid & mates.any(axis=1), partner, -1),
+        }
+
+
+def merge_rounds(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """One round's results of every table from :meth:`RoundPlayer.play`'s results of
+    consecutive tables, in table order: rows concatenated, ``illegal`` summed."""
+    return {
+        key: (
+            np.sum([part[key] for part in parts], axis=0)
+            if key == "illegal"
+            else np.concatenate([part[key] for part in parts])
+        )
+        for key in parts[0]
+    }
 
 
 def _team_summary(

@@ -119,6 +119,27 @@ def add_option_flag(parser: argparse.ArgumentParser, example: str = "moon=new", 
     )
 
 
+def ray_address(text: str) -> str:
+    """An argparse ``type=`` for ``--ray``: ``local``, ``auto`` or a cluster address."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs local, auto or a cluster address HOST:PORT, got ''")
+    return text.strip()
+
+
+def add_ray_flags(parser: argparse.ArgumentParser, work: str) -> None:
+    """``--ray ADDRESS`` and ``--ray-actors N``: do ``work`` on Ray actors (:mod:`evaluation.ray_pool`)."""
+    parser.add_argument(
+        "--ray", type=ray_address, default=None, metavar="ADDRESS",
+        help=f"play {work} on Ray actors: local (a Ray instance started on this machine for the run), "
+        "auto (the cluster running here, ray start) or a cluster address HOST:PORT; "
+        "needs pip install 'hearts-env[ray]'",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ray-actors", type=non_negative_int, default=0, metavar="N",
+        help="Ray actors, one CPU each (default 0: one per CPU of the cluster)",
+    )  # fmt: skip
+
+
 # ---------------------------------------------------------------------- parsers and errors
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with one-line errors: ``<prog>: error: <message>`` (the usage is under ``--help``)."""

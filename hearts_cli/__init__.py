@@ -31,6 +31,7 @@ from evaluation.flags import (
     ArgumentParser,
     add_debug,
     add_option_flag,
+    add_ray_flags,
     agent_spec,
     comma_list,
     non_negative_float,
@@ -63,6 +64,12 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
         "--tables", type=positive_int, default=100, help="duplicate tables played side by side (default: 100)"
     )
     p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument(
+        "--streams", type=positive_int, default=1, metavar="S",
+        help="independent random streams: the tables in S groups, each with its own generator (what "
+        "--ray plays in parallel; the same results with or without --ray; default 1)",
+    )  # fmt: skip
+    add_ray_flags(p, "the streams")
     add_option_flag(p, "pass_directions=left,right")
     p.add_argument("--json", type=Path, default=None, help="results and resume file")
     p.add_argument("--csv", type=Path, default=None, help="per-agent CSV (default: beside --json)")
@@ -87,9 +94,22 @@ def _tournament(args: argparse.Namespace) -> int:
         deals=args.deals,
         tables=args.tables,
         seed=args.seed,
+        streams=args.streams,
     )
     time_limit = None if args.minutes is None else 60 * args.minutes
-    report = Tournament(config, json_path=args.json, progress=not args.quiet).run(time_limit_s=time_limit)
+    pool = None
+    if args.ray is not None:
+        from evaluation.ray_pool import RayPool, import_ray
+
+        import_ray()  # not installed: one line before anything runs
+        pool = RayPool(args.ray, args.ray_actors)
+        if args.streams == 1:
+            note = "--streams 1 is one random stream, which one Ray actor plays"
+            print(f"hearts-env: note: {note}", file=sys.stderr)
+    elif args.ray_actors:
+        raise ValueError("--ray-actors needs --ray ADDRESS (local, auto or HOST:PORT)")
+    tournament = Tournament(config, json_path=args.json, progress=not args.quiet)
+    report = tournament.run(time_limit_s=time_limit, pool=pool)
     print(format_report(report))
     csv_path = args.csv or (args.json.with_suffix(".csv") if args.json else None)
     png_path = args.png or (args.json.with_suffix(".png") if args.json else None)

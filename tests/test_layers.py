@@ -40,3 +40,40 @@ def test_a_package_imports_only_the_layers_below(package: str) -> None:
     for module in modules:
         wrong = imported_packages(module) - ALLOWED[package] - {package}
         assert not wrong, f"{module.relative_to(ROOT)} imports {sorted(wrong)}, above {package}"
+
+
+RAY_MODULES = {"evaluation/ray_pool.py", "training/ray_rollout.py"}
+"""The modules that may import Ray (an optional extra), and only inside their functions."""
+RAY_ELSEWHERE = {"hearts_env/integrations/rllib.py"}
+"""Ray's other user among the packages (RLlib, an optional extra too)."""
+
+
+def ray_imports(path: Path) -> tuple[bool, bool]:
+    """(imports ``ray`` anywhere, imports it at the top level of the module)."""
+    tree = ast.parse(path.read_text())
+
+    def is_ray(node: ast.AST) -> bool:
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        else:
+            return False
+        return any(name.split(".")[0] == "ray" for name in names)
+
+    top = any(is_ray(node) for node in tree.body)
+    return any(is_ray(node) for node in ast.walk(tree)), top
+
+
+def test_only_the_ray_modules_import_ray_and_only_when_asked() -> None:
+    importing, at_top = set(), set()
+    for package in ALLOWED:
+        for module in (ROOT / package).rglob("*.py"):
+            anywhere, top = ray_imports(module)
+            name = module.relative_to(ROOT).as_posix()
+            if anywhere:
+                importing.add(name)
+            if top:
+                at_top.add(name)
+    assert importing <= RAY_MODULES | RAY_ELSEWHERE, sorted(importing - RAY_MODULES - RAY_ELSEWHERE)
+    assert not at_top & RAY_MODULES, f"{sorted(at_top & RAY_MODULES)} import ray at the top (not installed)"

@@ -167,3 +167,15 @@ def test_a_record_read_back_resumes(record, resumable) -> None:
         "progress": report["progress"] | {"elapsed_s": report["progress"]["elapsed_s"]},
     }
     assert isinstance(report["progress"]["table_state"]["totals"], list)  # plain lists, not arrays
+
+
+def test_the_progress_bar_names_agents_shortly_and_says_which_way_is_better() -> None:
+    from evaluation.duplicate import short_name
+
+    assert short_name("ppo:checkpoint=runs/demo/policy.pt") == "ppo (demo)"
+    assert short_name("ismcts:simulations=100") == "ismcts:simulations=100"
+    config = TournamentConfig(preset="hearts", num_players=4, agents=["random", "lowest"], deals=4)
+    text = Tournament(config, progress=False, labels={"random": "random (fresh)"})._bar_text()
+    assert text == "hearts: random (fresh) v lowest (points, lower is better)"
+    smear = TournamentConfig(preset="smear_partnership", num_players=4, agents=["random", "smear"], deals=4)
+    assert Tournament(smear, progress=False)._bar_text().endswith("(points, higher is better)")

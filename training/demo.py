@@ -75,7 +75,7 @@ def _demo(options: argparse.Namespace) -> int:
     config = TournamentConfig(
         preset="hearts", num_players=4, agents=specs, deals=options.deals, seed=options.seed
     )
-    report = relabel(Tournament(config, json_path=run / "tournament.json").run(), labels)
+    report = relabel(Tournament(config, json_path=run / "tournament.json", labels=labels).run(), labels)
     print()
     print(format_report(report))
     write_csv(report, run / "tournament.csv")

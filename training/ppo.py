@@ -47,6 +47,13 @@ plays it.
 Reproducibility: everything random flows from ``seed``; an iteration's result depends only on
 the state at its start, which the checkpoint holds, so a resumed run continues exactly as the
 uninterrupted one (``minutes`` only decides where a run stops).
+
+Ray (``ray``, ``--ray local|auto|HOST:PORT``): the games are shared out among ``ray_actors``
+actors (:mod:`training.ray_rollout`), each with its own table, seating and generators seeded from
+``seed`` and its index; every iteration they get the policy's weights, play :func:`collect` and
+send the decisions back, which the learner joins and learns from as here. A Ray run is
+reproducible for a given number of actors (not equal to a run in one process) and resumes with
+the same number (the checkpoint keeps every actor's state under ``ray``).
 """
 
 from __future__ import annotations
@@ -172,6 +179,13 @@ class Args:
     """Show a progress bar."""
     tensorboard: bool = True
     """Write TensorBoard logs under ``run_dir/tb``."""
+    ray: str = ""
+    """Play the rollouts on Ray actors: ``local`` (Ray started on this machine for the run), ``auto``
+    (the cluster running here) or a cluster address ``HOST:PORT``; empty: in this process (needs
+    ``pip install 'hearts-env[ray]'``)."""
+    ray_actors: int = 0
+    """Ray rollout actors, one CPU each, sharing ``num_games`` (0: one per CPU of the cluster); a
+    Ray run resumes only with the same number."""
 
     def validate(self) -> Args:
         """Check every setting (types and ranges, as the command line does); ``TypeError`` /
@@ -180,6 +194,13 @@ class Args:
             setattr(self, name, number.check(name, getattr(self, name)))
         if self.num_players is not None:
             self.num_players = positive_int.check("num_players", self.num_players)
+        if not isinstance(self.ray, str):
+            raise TypeError(f"ray must be a str (local, auto or HOST:PORT; empty: no Ray), got {self.ray!r}")
+        self.ray = self.ray.strip()
+        if self.ray_actors and not self.ray:
+            raise ValueError("ray_actors needs ray (--ray local, auto or HOST:PORT)")
+        if self.ray_actors > self.num_games:
+            raise ValueError(f"ray_actors ({self.ray_actors}) must not exceed num_games ({self.num_games})")
         for name in ("preset", "reward", "run_dir", "device"):
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
@@ -223,16 +244,18 @@ NUMBERS: dict[str, Number] = {
     "ent_coef": non_negative_float, "vf_coef": non_negative_float, "max_grad_norm": positive_float,
     "self_play": fraction, "pool_size": non_negative_int, "pool_every": non_negative_int,
     "imitation_decisions": non_negative_int, "eval_every": non_negative_int, "eval_deals": positive_int,
-    "checkpoint_every": positive_int,
+    "checkpoint_every": positive_int, "ray_actors": non_negative_int,
 }  # fmt: skip
 """The range of every numeric setting (the command line's ``type=`` and :meth:`Args.validate`)."""
 
 RESUMABLE_CHANGES = (
     "minutes", "total_decisions", "run_dir", "resume", "device", "threads",
     "eval_every", "eval_deals", "eval_opponents", "checkpoint_every", "progress", "tensorboard",
+    "ray", "ray_actors",
 )  # fmt: skip
 """Settings a resumed run may change: they decide how long, where and how it is watched, not what
-it learns."""
+it learns (a Ray run's number of actors does decide it: the checkpoint's ``ray`` entry says how
+many played, and a resume with another number is refused)."""
 
 
 # ---------------------------------------------------------------------- the league
@@ -408,6 +431,18 @@ def collect(
             ended = np.flatnonzero(result.deal_ended)
             table.redeal(ended)
             league.seat(ended)
+
+
+def reward_scale(rules: Rules) -> float:
+    """The factor that makes a deal's rewards of order 1: Hearts by the penalty total, Smear by the
+    points at stake."""
+    return 1.0 / max(1, rules.smear_points if rules.game == "smear" else rules.penalty_total)
+
+
+def make_teacher(rules: Rules, args: Args) -> tuple[str, agents.Agent]:
+    """The agent imitation copies (``smear`` for Smear, ``strategy`` otherwise): its name and itself."""
+    name = "smear" if rules.game == "smear" else "strategy"
+    return name, agents.make(name, args.preset, rules.num_players, **args.options)
 
 
 def advantages(buf: Rollout, players: int, gamma: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
@@ -730,7 +765,8 @@ def checkpoint_content(
     (the numpy generator's state: a dict of str and int); ``torch_rng`` (uint8 tensor) and
     ``cuda_rng`` (a list of them, or None); ``table`` (:meth:`Table.state_dict` with each array
     packed by :func:`pack_array`); ``league`` (``controller``: int64 tensor (B, P); ``pool``:
-    state dicts of the past policies); ``progress`` (counters and the evaluations so far).
+    state dicts of the past policies); ``progress`` (counters and the evaluations so far). A Ray
+    run adds ``ray``: its actors' games (:meth:`training.ray_rollout.RayRollouts.state_dict`).
     """
     return {
         "format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
@@ -861,8 +897,23 @@ def train(args: Args) -> dict[str, Any]:
     """Train (or, with ``args.resume``, continue) a run; returns a summary of it.
 
     Raises ``TypeError`` / ``ValueError`` for a bad setting (:meth:`Args.validate`) or a resume
-    file that is not a usable checkpoint, before anything is written."""
+    file that is not a usable checkpoint, before anything is written. With ``args.ray`` the
+    rollouts are played on Ray actors (:class:`training.ray_rollout.RayRollouts`)."""
     args.validate()
+    rollouts = None
+    if args.ray:
+        from training.ray_rollout import RayRollouts
+
+        rollouts = RayRollouts(args.ray, args.ray_actors)
+    try:
+        return _train(args, rollouts)
+    finally:
+        if rollouts is not None:
+            rollouts.close()
+
+
+def _train(args: Args, rollouts: Any) -> dict[str, Any]:
+    """:func:`train`, the rollouts played here (``rollouts`` None) or by ``rollouts``."""
     rules = make_rules(args.preset, num_players=args.num_players, **args.options)
     args.num_players = rules.num_players
     for spec in args.eval_opponents:  # fail now rather than at the first evaluation
@@ -887,6 +938,7 @@ def train(args: Args) -> dict[str, Any]:
         raise FileExistsError(
             f"{run} holds a run already: pass --resume to continue it, or choose another --run-dir"
         )
+    saved: dict[str, Any] = {}
     if args.resume and checkpoint_path.exists():
         saved = read_checkpoint(checkpoint_path)
         differ = {k for k, v in _comparable(args).items() if saved["args"].get(k) != v}
@@ -895,17 +947,22 @@ def train(args: Args) -> dict[str, Any]:
                 f"{checkpoint_path} was trained with other settings ({', '.join(sorted(differ))}); "
                 "resume with the same command (only budgets may change) or choose another --run-dir"
             )
+        if ("ray" in saved) != (rollouts is not None):
+            how = "on Ray actors: resume with --ray" if "ray" in saved else "here: resume without --ray"
+            raise ValueError(f"{checkpoint_path} was trained with its rollouts played {how}")
         progress = restore_checkpoint(saved, checkpoint_path, net, optimizer, rng, device, table, league)
+    if rollouts is not None:  # the actors start (or resume) their games
+        rollouts.start(args, net, league, saved.get("ray"), checkpoint_path)
     logs = Logs(run, args, progress["iteration"], progress["decisions"])
 
     smear = rules.game == "smear"
-    teacher_name = "smear" if smear else "strategy"
-    teacher = agents.make(teacher_name, args.preset, rules.num_players, **args.options)
-    buf = Rollout.allocate(
-        args.rollout_steps, args.num_games, rules.num_players, net.obs_size, net.num_actions
-    )
-    # A deal's rewards of order 1: Hearts by the penalty total, Smear by the points at stake.
-    reward_scale = 1.0 / max(1, rules.smear_points if smear else rules.penalty_total)
+    teacher_name, teacher = make_teacher(rules, args)
+    buf = None  # with Ray, each rollout arrives in a buffer of its own
+    if rollouts is None:
+        buf = Rollout.allocate(
+            args.rollout_steps, args.num_games, rules.num_players, net.obs_size, net.num_actions
+        )
+    scale = reward_scale(rules)
     better = "higher" if smear else "lower"
     trained_info = {
         "command": "python -m training.ppo " + " ".join(to_argv(args)),
@@ -921,6 +978,8 @@ def train(args: Args) -> dict[str, Any]:
     def save_checkpoint() -> None:
         content = checkpoint_content(net, rules, trained_info, optimizer, args, rng, device, table, league,
                                      progress)  # fmt: skip
+        if rollouts is not None:
+            content["ray"] = rollouts.state_dict()
         save_atomic(content, checkpoint_path)
         save_policy()
 
@@ -954,7 +1013,10 @@ def train(args: Args) -> dict[str, Any]:
     while budget_left():
         start = time.perf_counter()
         imitation = progress["decisions"] < args.imitation_decisions
-        collect(table, league, net, buf, rng, device, reward_scale, teacher if imitation else None)
+        if rollouts is None:
+            collect(table, league, net, buf, rng, device, scale, teacher if imitation else None)
+        else:
+            buf = rollouts.collect(net, league, imitation)
         if imitation:
             buf.value[: buf.size] = 0.0
         adv, trainable = advantages(buf, rules.num_players, args.gamma, 1.0 if imitation else args.gae_lambda)
