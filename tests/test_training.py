@@ -184,3 +184,34 @@ def test_training_copes_with_decisions_stocks_two_decks_and_teams(preset: str, t
     rules = make_rules(preset)
     agent = agents.make("ppo", preset, rules.num_players, checkpoint=str(tmp_path / preset / "policy.pt"))
     assert agent.net.num_actions == len(rules.action_names)
+
+
+@pytest.mark.parametrize("obs_format", ["uint8", "packed"])
+def test_a_compact_rollout_format_trains_exactly_like_float32(tmp_path, tiny_args, obs_format: str) -> None:
+    """The rollout stores the compact format and unpacks it for the policy: the same numbers."""
+    import csv
+    from dataclasses import replace
+
+    from training.ppo import train
+
+    rows = {}
+    for fmt in ("float32", obs_format):
+        run = tmp_path / fmt
+        train(
+            replace(
+                tiny_args, run_dir=str(run), obs_format=fmt, total_decisions=1024, opponents=("strategy",)
+            )
+        )
+        with open(run / "train.csv") as f:
+            rows[fmt] = [
+                {k: v for k, v in row.items() if k not in ("elapsed_s", "decisions_per_s")}
+                for row in csv.DictReader(f)
+            ]
+    assert len(rows["float32"]) >= 2 and rows["float32"] == rows[obs_format]
+
+
+def test_a_bad_obs_format_is_refused(tiny_args) -> None:
+    from dataclasses import replace
+
+    with pytest.raises(ValueError, match="obs_format"):
+        replace(tiny_args, obs_format="bits").validate()

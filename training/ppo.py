@@ -99,6 +99,9 @@ from evaluation.flags import (
     positive_int,
     run_command,
 )
+from hearts_env.formats import Packing, check_format, unpack
+from hearts_env.observation import Layout
+from hearts_env.observation import layout as observation_layout
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
 from hearts_env.table import Table
@@ -186,6 +189,10 @@ class Args:
     ray_actors: int = 0
     """Ray rollout actors, one CPU each, sharing ``num_games`` (0: one per CPU of the cluster); a
     Ray run resumes only with the same number."""
+    obs_format: str = "float32"
+    """How the rollout stores observations: ``float32``, ``uint8`` or ``packed`` (the engine's
+    card-set words, 8x smaller; unpacked on the policy's device, :mod:`hearts_env.formats`). The
+    policy sees the same float32 observation either way."""
 
     def validate(self) -> Args:
         """Check every setting (types and ranges, as the command line does); ``TypeError`` /
@@ -205,6 +212,7 @@ class Args:
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
                 raise TypeError(f"{name} must be a non-empty str, got {type(value).__name__} {value!r}")
+        check_format(self.obs_format)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {self.reward!r}")
         for name in ("resume", "progress", "tensorboard"):
@@ -251,7 +259,7 @@ NUMBERS: dict[str, Number] = {
 RESUMABLE_CHANGES = (
     "minutes", "total_decisions", "run_dir", "resume", "device", "threads",
     "eval_every", "eval_deals", "eval_opponents", "checkpoint_every", "progress", "tensorboard",
-    "ray", "ray_actors",
+    "ray", "ray_actors", "obs_format",
 )  # fmt: skip
 """Settings a resumed run may change: they decide how long, where and how it is watched, not what
 it learns (a Ray run's number of actors does decide it: the checkpoint's ``ray`` entry says how
@@ -353,7 +361,7 @@ class Rollout:
     """Preallocated storage of one iteration. Learner decisions are stored flat, step after step
     (step ``t`` owns ``offsets[t]:offsets[t + 1]``); per-step arrays say how deals ended."""
 
-    obs: np.ndarray  # (N, D) float32
+    obs: np.ndarray  # (N, D) float32, or the compact format: (N, bits) uint8 / (N, words) uint64
     mask: np.ndarray  # (N, A) bool
     action: np.ndarray  # (N,) int64
     logprob: np.ndarray  # (N,) float32
@@ -363,13 +371,25 @@ class Rollout:
     offsets: np.ndarray  # (T + 1,) int64
     deal_end: np.ndarray  # (T, B) bool: the deal ended with this step
     rewards: np.ndarray  # (T, B, P) float32: scaled per-seat rewards of the deals that ended
+    tail: np.ndarray  # (N, D - bits) float32 with a compact obs format; (N, 0) with float32
 
     @classmethod
-    def allocate(cls, steps: int, games: int, players: int, obs_size: int, actions: int) -> Rollout:
-        """Room for ``steps`` steps of ``games`` games, every decision a learner's."""
+    def allocate(
+        cls, steps: int, games: int, players: int, obs_size: int, actions: int,
+        obs_format: str = "float32", packing: Packing | None = None,
+    ) -> Rollout:  # fmt: skip
+        """Room for ``steps`` steps of ``games`` games, every decision a learner's, the
+        observations stored in ``obs_format`` (:mod:`hearts_env.formats`; a compact format
+        needs the layout's ``packing``)."""
         n = steps * games
+        if obs_format == "float32":
+            obs, tail = np.empty((n, obs_size), np.float32), np.empty((n, 0), np.float32)
+        else:
+            width = packing.bit_count if obs_format == "uint8" else packing.words
+            obs = np.empty((n, width), np.uint8 if obs_format == "uint8" else np.uint64)
+            tail = np.empty((n, packing.tail), np.float32)
         return cls(
-            obs=np.empty((n, obs_size), np.float32), mask=np.empty((n, actions), bool),
+            obs=obs, tail=tail, mask=np.empty((n, actions), bool),
             action=np.empty(n, np.int64), logprob=np.zeros(n, np.float32), value=np.zeros(n, np.float32),
             game=np.empty(n, np.int64), seat=np.empty(n, np.int64), offsets=np.zeros(steps + 1, np.int64),
             deal_end=np.zeros((steps, games), bool), rewards=np.zeros((steps, games, players), np.float32),
@@ -379,6 +399,17 @@ class Rollout:
     def size(self) -> int:
         """Decisions stored."""
         return int(self.offsets[-1])
+
+    @property
+    def obs_format(self) -> str:
+        """The format the observations are stored in."""
+        return {np.float32: "float32", np.uint8: "uint8", np.uint64: "packed"}[self.obs.dtype.type]
+
+    def inputs(self, rows: np.ndarray | slice, layout: Layout, device: torch.device) -> torch.Tensor:
+        """The float32 observations of ``rows`` on ``device`` (compact formats unpacked there)."""
+        if self.obs_format == "float32":
+            return torch.from_numpy(self.obs[rows]).to(device)
+        return unpack({"observation": self.obs[rows], "tail": self.tail[rows]}, layout, device)
 
 
 def collect(
@@ -394,22 +425,28 @@ def collect(
     """Play ``len(buf.offsets) - 1`` steps of every game into ``buf``. With a ``teacher``, it
     plays every seat and its decisions are stored (imitation); otherwise the league decides."""
     rows = np.arange(table.num_games)
-    n = 0
+    n, fmt, layout = 0, buf.obs_format, table.observer.layout
     for t in range(len(buf.offsets) - 1):
         seat = table.current_player.copy()  # (B,)
-        obs, mask = table.observe(), table.action_mask()  # (B, D) float32, (B, A) int8
+        if fmt == "float32":
+            obs, tail = table.observe(), None  # (B, D) float32
+        else:
+            obs, tail = table.encode(fmt)  # the compact format and its float32 tail
+        mask = table.action_mask()  # (B, A) int8
         actions = np.empty(table.num_games, np.int64)
         who = np.zeros(table.num_games, np.int64) if teacher else league.controller[rows, seat]
         mine = np.flatnonzero(who == LEARNER)
         k = len(mine)
         np.take(obs, mine, axis=0, out=buf.obs[n : n + k])
+        if tail is not None:
+            np.take(tail, mine, axis=0, out=buf.tail[n : n + k])
         buf.mask[n : n + k] = mask[mine] > 0
         buf.game[n : n + k], buf.seat[n : n + k] = mine, seat[mine]
         if teacher:
-            actions[:] = teacher.act({"observation": obs, "action_mask": mask}, rng)
+            actions[:] = teacher.act(_batch(obs, tail, mask), rng)
         elif k:
             with torch.inference_mode():
-                x = torch.from_numpy(buf.obs[n : n + k]).to(device)
+                x = buf.inputs(slice(n, n + k), layout, device)
                 m = torch.from_numpy(buf.mask[n : n + k]).to(device)
                 logits, value = net(x, m)
                 dist = torch.distributions.Categorical(logits=logits, validate_args=False)
@@ -421,7 +458,7 @@ def collect(
         for o, opponent in enumerate(league.opponents if not teacher else []):
             theirs = np.flatnonzero(who == o + 1)
             if len(theirs):
-                actions[theirs] = opponent.act({"observation": obs[theirs], "action_mask": mask[theirs]}, rng)
+                actions[theirs] = opponent.act(_batch(obs, tail, mask, theirs), rng)
         n += k
         buf.offsets[t + 1] = n
         result = table.step(actions)  # raises on an illegal card: nothing illegal gets through
@@ -431,6 +468,16 @@ def collect(
             ended = np.flatnonzero(result.deal_ended)
             table.redeal(ended)
             league.seat(ended)
+
+
+def _batch(
+    obs: np.ndarray, tail: np.ndarray | None, mask: np.ndarray, rows: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """An agent's input (``rows`` of it), in the rollout's observation format."""
+    batch = {"observation": obs, "action_mask": mask}
+    if tail is not None:
+        batch["tail"] = tail
+    return batch if rows is None else {key: value[rows] for key, value in batch.items()}
 
 
 def reward_scale(rules: Rules) -> float:
@@ -488,9 +535,11 @@ def update(
     args: Args,
     device: torch.device,
     imitation: bool,
+    layout: Layout | None = None,
 ) -> dict[str, float]:
     """PPO epochs over the trainable decisions (or, ``imitation``, cross-entropy on the teacher's
-    cards); returns the mean losses and diagnostics of the last epoch."""
+    cards); returns the mean losses and diagnostics of the last epoch (``layout``: the
+    observation's, needed for a compact ``buf``)."""
     index = np.flatnonzero(trainable)
     returns = (
         adv + buf.value[: buf.size]
@@ -501,7 +550,7 @@ def update(
         order = index[torch.randperm(len(index)).numpy()]
         for start in range(0, len(order), args.minibatch_size):
             mb = order[start : start + args.minibatch_size]
-            obs = torch.from_numpy(buf.obs[mb]).to(device)
+            obs = buf.inputs(mb, layout, device)
             mask = torch.from_numpy(buf.mask[mb]).to(device)
             action = torch.from_numpy(buf.action[mb]).to(device)
             logits, value = net(obs, mask)
@@ -960,9 +1009,11 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     buf = None  # with Ray, each rollout arrives in a buffer of its own
     if rollouts is None:
         buf = Rollout.allocate(
-            args.rollout_steps, args.num_games, rules.num_players, net.obs_size, net.num_actions
+            args.rollout_steps, args.num_games, rules.num_players, net.obs_size, net.num_actions,
+            args.obs_format, table.observer.layout.packing,
         )
     scale = reward_scale(rules)
+    obs_layout = observation_layout(rules)
     better = "higher" if smear else "lower"
     trained_info = {
         "command": "python -m training.ppo " + " ".join(to_argv(args)),
@@ -1020,7 +1071,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
         if imitation:
             buf.value[: buf.size] = 0.0
         adv, trainable = advantages(buf, rules.num_players, args.gamma, 1.0 if imitation else args.gae_lambda)
-        stats = update(net, optimizer, buf, adv, trainable, args, device, imitation)
+        stats = update(net, optimizer, buf, adv, trainable, args, device, imitation, obs_layout)
         decisions = args.rollout_steps * args.num_games
         progress["iteration"] += 1
         progress["decisions"] += decisions

@@ -68,7 +68,10 @@ class RolloutWorker:
         self.league = League(rules, a, self.rng, CPU)
         self.league.seat(np.arange(games))
         self.teacher = make_teacher(rules, a)[1]
-        self.buf = Rollout.allocate(a.rollout_steps, games, rules.num_players, obs_size, num_actions)
+        self.buf = Rollout.allocate(
+            a.rollout_steps, games, rules.num_players, obs_size, num_actions, a.obs_format,
+            self.table.observer.layout.packing,
+        )
         self.scale = reward_scale(rules)
 
     def collect(
@@ -84,7 +87,7 @@ class RolloutWorker:
                 self.teacher if imitation else None)  # fmt: skip
         n, b = self.buf.size, self.buf
         return Rollout(
-            obs=b.obs[:n].copy(), mask=b.mask[:n].copy(), action=b.action[:n].copy(),
+            obs=b.obs[:n].copy(), tail=b.tail[:n].copy(), mask=b.mask[:n].copy(), action=b.action[:n].copy(),
             logprob=b.logprob[:n].copy(), value=b.value[:n].copy(), game=b.game[:n].copy(),
             seat=b.seat[:n].copy(), offsets=b.offsets.copy(), deal_end=b.deal_end.copy(),
             rewards=b.rewards.copy(),
@@ -120,8 +123,8 @@ def join(parts: list[Rollout]) -> Rollout:
     after those of the actors before it."""
     steps = len(parts[0].offsets) - 1
     games = np.cumsum([0] + [part.deal_end.shape[1] for part in parts])
-    pieces: dict[str, list[np.ndarray]] = {name: [] for name in ("obs", "mask", "action", "logprob", "value",
-                                                                 "game", "seat")}  # fmt: skip
+    names = ("obs", "tail", "mask", "action", "logprob", "value", "game", "seat")
+    pieces: dict[str, list[np.ndarray]] = {name: [] for name in names}
     for t in range(steps):
         for i, part in enumerate(parts):
             lo, hi = part.offsets[t], part.offsets[t + 1]
