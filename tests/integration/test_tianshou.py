@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.integration.common import require
+from tests.integration.common import check_deal_totals, require
 
 tianshou = require("tianshou")
 
@@ -48,18 +48,6 @@ def replay(summary: example.CollectSummary, num_players: int | None) -> list[lis
                 points.append([env.infos[a]["deal_points"] for a in env.possible_agents])
                 env.reset()
     return points
-
-
-def check_deal_totals(preset: str, points: list[list[int]]) -> None:
-    """The deal points sum as the rules say."""
-    for deal in points:
-        total = sum(deal)
-        if preset == "hearts":  # 26, or 3 x 26 when the moon is shot
-            assert total in (26, 78), deal
-        elif preset == "black_maria":  # Q♠ 13, K♠ 10, A♠ 7, hearts 13; no moon
-            assert total == 43, deal
-        elif preset == "auction_hearts":  # 13 in the penalty suit, plus the winning bid (0..13)
-            assert 13 <= total <= 26, deal
 
 
 @pytest.mark.parametrize(("preset", "num_players"), CASES)

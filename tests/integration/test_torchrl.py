@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from tests.integration.common import require
+from tests.integration.common import check_deal_totals, require
 
 torchrl = require("torchrl")
 
@@ -45,18 +45,6 @@ def replay(summary: example.RolloutSummary, num_players: int | None, seed: int) 
             points.append([env.infos[a]["deal_points"] for a in agents])
             env.reset()
     return points
-
-
-def check_deal_totals(preset: str, points: list[list[int]]) -> None:
-    """The deal points sum as the rules say."""
-    for deal in points:
-        total = sum(deal)
-        if preset == "hearts":  # 26, or 3 x 26 when the moon is shot
-            assert total in (26, 78), deal
-        elif preset == "black_maria":  # Q♠ 13, K♠ 10, A♠ 7, hearts 13; no moon
-            assert total == 43, deal
-        elif preset == "auction_hearts":  # 13 in the penalty suit, plus the winning bid (0..13)
-            assert 13 <= total <= 26, deal
 
 
 @pytest.mark.parametrize(("preset", "num_players"), CASES)
