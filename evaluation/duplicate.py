@@ -799,11 +799,13 @@ def _mean_ci(values: np.ndarray) -> tuple[float | None, float | None]:
 def format_report(report: dict[str, Any]) -> str:
     """The per-agent and per-pair tables as text."""
     higher = report.get("better") == "higher"  # Smear: points are good
+    w = max([28, *(len(row["name"]) + 2 for row in report["agents"])])  # the agent column fits
+    pw = max([45, *(len(f"{p['a']} - {p['b']}") + 2 for p in report["pairs"] + report.get("team_pairs", []))])
     lines = [
         f"{report['preset']} ({report['num_players']} players): {report['deals']} duplicate deals "
         f"x {len(report['rotations'])} seatings, {report['elapsed_s']:.0f} s "
         f"({'higher' if higher else 'lower'} points are better)",
-        f"{'agent':<28} {'mean points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6} "
+        f"{'agent':<{w}} {'mean points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6} "
         f"{'moons shot':>10} {'allowed':>8} {'illegal':>7}",
     ]
     for row in sorted(
@@ -812,15 +814,15 @@ def format_report(report: dict[str, Any]) -> str:
     ):
         win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
         lines.append(
-            f"{row['name']:<28} {_num(row['mean_points']):>12} {'±' + _num(row['ci95']):>8} {win:>9} "
+            f"{row['name']:<{w}} {_num(row['mean_points']):>12} {'±' + _num(row['ci95']):>8} {win:>9} "
             f"{row['games']:>6} {row['moons_shot']:>10} {row['moons_allowed']:>8} {row['illegal']:>7}"
         )
     if report["pairs"]:
         lines.append("")
-        lines.append(f"{'pair (a - b)':<45} {'mean diff':>10} {'95% CI':>8}")
+        lines.append(f"{'pair (a - b)':<{pw}} {'mean diff':>10} {'95% CI':>8}")
         for pair in report["pairs"]:
             label = f"{pair['a']} - {pair['b']}"
-            lines.append(f"{label:<45} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
+            lines.append(f"{label:<{pw}} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
     if report.get("teams"):  # reports of tournaments without teams (and older files) have none
         lines.append("")
         lines.append(
@@ -833,7 +835,7 @@ def format_report(report: dict[str, Any]) -> str:
             lines.append(f"{label:<36} {_num(row['mean_points']):>12} {ci:>8} {win:>9} {row['games']:>6}")
         for pair in report.get("team_pairs", []):
             label = f"{pair['a']} - {pair['b']}"
-            lines.append(f"{label:<45} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
+            lines.append(f"{label:<{pw}} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
     if report.get("contracts"):
         lines.append("")
         lines.append("contracts made by bid level (made / pitched):")

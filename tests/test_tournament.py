@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,8 @@ from evaluation.duplicate import (
     write_csv,
 )
 from hearts_cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_seating_fills_the_table_and_rotations_skip_repeats() -> None:
@@ -179,3 +182,14 @@ def test_the_progress_bar_names_agents_shortly_and_says_which_way_is_better() ->
     assert text == "hearts: random (fresh) v lowest (points, lower is better)"
     smear = TournamentConfig(preset="smear_partnership", num_players=4, agents=["random", "smear"], deals=4)
     assert Tournament(smear, progress=False)._bar_text().endswith("(points, higher is better)")
+
+
+def test_the_text_table_fits_long_agent_names() -> None:
+    report = json.loads((ROOT / "results" / "lean_network" / "h128_vs_shipped.json").read_text())
+    lines = format_report(report).splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("agent"))
+    width = len(lines[header])
+    rows = lines[header + 1 : header + 4]
+    assert all(len(row) == width for row in rows)  # every row ends under the header's last column
+    pair_header = next(i for i, line in enumerate(lines) if line.startswith("pair (a - b)"))
+    assert len({len(line) for line in lines[pair_header : pair_header + 4]}) == 1
