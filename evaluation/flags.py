@@ -126,6 +126,14 @@ def ray_address(text: str) -> str:
     return text.strip()
 
 
+def add_table_flags(parser: argparse.ArgumentParser, players: str) -> None:
+    """``--preset`` and ``--players`` (``players``: what the count is of, for the help text)."""
+    parser.add_argument("--preset", default="hearts", help="preset name (default: hearts)")
+    parser.add_argument(
+        "--players", type=positive_int, default=None, help=f"{players} (default: the preset's)"
+    )
+
+
 def add_ray_flags(parser: argparse.ArgumentParser, work: str) -> None:
     """``--ray ADDRESS`` and ``--ray-actors N``: do ``work`` on Ray actors (:mod:`evaluation.ray_pool`)."""
     parser.add_argument(

@@ -32,6 +32,7 @@ from evaluation.flags import (
     add_debug,
     add_option_flag,
     add_ray_flags,
+    add_table_flags,
     agent_spec,
     comma_list,
     non_negative_float,
@@ -49,10 +50,7 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
         help="duplicate tournament between agents",
         description="Every deal is replayed with the agents rotated through all seats. Resumes from --json.",
     )
-    p.add_argument("--preset", default="hearts", help="preset name (default: hearts)")
-    p.add_argument(
-        "--players", type=positive_int, default=None, help="players per table (default: the preset's)"
-    )
+    add_table_flags(p, "players per table")
     p.add_argument(
         "--agents", type=comma_list(agent_spec, "agent spec"), metavar="A,B",
         default=("strategy", "ducker", "lowest", "random"),

@@ -52,6 +52,7 @@ import hearts_env
 from evaluation.flags import (
     add_debug,
     add_option_flag,
+    add_table_flags,
     agent_spec,
     comma_list,
     non_negative_int,
@@ -88,10 +89,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="play one seat yourself in the terminal against agents",
         description="A person plays one seat against agents, deal by deal, in the terminal.",
     )
-    p.add_argument("--preset", default="hearts", help="preset name (default: hearts)")
-    p.add_argument(
-        "--players", type=positive_int, default=None, help="players at the table (default: the preset's)"
-    )
+    add_table_flags(p, "players at the table")
     p.add_argument("--seat", type=non_negative_int, default=0, help="your seat, 0 .. players-1 (default: 0)")
     p.add_argument(
         "--opponents", type=comma_list(agent_spec, "agent spec"), metavar="A,B", default=None,

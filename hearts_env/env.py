@@ -120,6 +120,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._playing = False
         self._closed = False
+        self._mask = np.zeros(self.table.engine.num_actions, np.int8)  # the acting agent's, this step
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """The observation space of ``agent`` (the same for every agent)."""
@@ -151,8 +152,9 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         """Every agent's ``infos[agent]["action_mask"]``: the acting agent's mask, zeros elsewhere."""
         zeros = np.zeros(self.table.engine.num_actions, np.int8)
         acting = self.agent_selection if self.agents and not self.terminations[self.agent_selection] else None
+        self._mask = self.table.action_mask()[0] if acting is not None else zeros  # once a step
         for agent in self.agents:
-            self.infos[agent]["action_mask"] = self.table.action_mask()[0] if agent == acting else zeros
+            self.infos[agent]["action_mask"] = self._mask.copy() if agent == acting else zeros
 
     def _acting_agent(self) -> str:
         return self.possible_agents[int(self.table.current_player[0])]
@@ -177,7 +179,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         if self.mask_in_info:
             return observation
         acting = self.agents and agent == self.agent_selection and not self.terminations[agent]
-        mask = self.table.action_mask()[0] if acting else np.zeros(self.table.engine.num_actions, np.int8)
+        mask = self._mask.copy() if acting else np.zeros(self.table.engine.num_actions, np.int8)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:

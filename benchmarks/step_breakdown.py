@@ -1,0 +1,94 @@
+"""One ``vector_env`` step taken apart (standard 4-player Hearts): what each part costs.
+
+Prints the random player at B=4096; the engine (step, legal cards, redeals), each observation
+format and the int8 mask at B=4096 and at 2048 (one shard of two); then ``vector_env`` per
+format and worker count, with workers also pinned to a core of their own (and this process to
+another). The README's step breakdown comes from this.
+
+Run: ``python -m benchmarks.step_breakdown``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import hearts_env
+from hearts_env.bits import random_bit
+from hearts_env.presets import make_rules
+from hearts_env.table import Table
+
+
+def microseconds(call: Callable[[], object], repeats: int = 2000) -> float:
+    """Mean microseconds of ``call`` over ``repeats`` calls, after 200 warm-up calls."""
+    for _ in range(200):
+        call()
+    start = time.perf_counter()
+    for _ in range(repeats):
+        call()
+    return (time.perf_counter() - start) / repeats * 1e6
+
+
+def table_parts(batch: int, rng: np.random.Generator) -> str:
+    """The engine, the three formats and the mask of a table of ``batch`` games in the steady state."""
+    table = Table(make_rules("hearts"), batch)
+    table.reset(seed=0)
+
+    def play() -> None:
+        result = table.step(random_bit(table.legal(), rng))
+        if result.deal_ended.any():
+            table.redeal(np.flatnonzero(result.deal_ended))
+
+    for _ in range(3000):  # games drift apart: the steady state
+        play()
+    out = np.empty((batch, table.observer.layout.size), np.float32)
+    words, tail = table.encode("packed")
+    bits, tail8 = table.encode("uint8")
+    parts = {
+        "engine step+legal+redeal": play,
+        "observe float32": lambda: table.observe(out=out, constants=False),
+        "uint8": lambda: table.encode("uint8", out=bits, tail=tail8, constants=False),
+        "packed": lambda: table.encode("packed", out=words, tail=tail, constants=False),
+        "int8 mask": table.action_mask,
+    }
+    return f"B={batch}: " + "; ".join(f"{name} {microseconds(call):.0f} us" for name, call in parts.items())
+
+
+def vector_step(obs_format: str, workers: int, pin: bool, rng: np.random.Generator) -> float:
+    """Microseconds of one ``vector_env`` step of 4,096 games with random legal play."""
+    env = hearts_env.vector_env(
+        "hearts", num_envs=4096, seed=0, num_workers=workers, copy=False, obs_format=obs_format
+    )
+    everywhere = set(range(os.cpu_count() or 1))
+    try:
+        if pin:
+            os.sched_setaffinity(0, {0})
+            os.sched_setaffinity(env.worker_pids[0], {1})
+        env.reset()
+        return microseconds(lambda: env.step(random_bit(env.legal_masks(), rng)), 3000)
+    finally:
+        env.close()
+        os.sched_setaffinity(0, everywhere)
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    legal = np.random.default_rng(1).integers(1, 2**52, 4096, dtype=np.uint64)
+    print(f"random_bit(4096): {microseconds(lambda: random_bit(legal, rng)):.0f} us")
+    for batch in (4096, 2048):
+        print(table_parts(batch, rng))
+    for obs_format in hearts_env.OBS_FORMATS:
+        for workers, pin in ((1, False), (2, False), (2, True)):
+            us = vector_step(obs_format, workers, pin, rng)
+            print(
+                f"vector_env {obs_format:8} procs {workers} pinned {pin!s:5}: {us:.0f} us/step = "
+                f"{4096 / us:.2f}M decisions/s",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
