@@ -88,10 +88,13 @@ class PolicyValueNet(nn.Module):
         self.value = _layer(width, 1, 1.0)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits (B, A) and values (B,) for observations (B, D) and a bool mask (B, A)."""
+        """Masked logits (B, A) and values (B,) for observations (B, D) and a bool mask (B, A).
+
+        Both come back float32 even under ``torch.autocast`` (training's bfloat16 precision runs
+        the matmuls in bf16; the masking, softmax and losses stay float32)."""
         z = self.trunk(obs)
-        logits = self.policy(z).masked_fill(~mask, ILLEGAL_LOGIT)
-        return logits, self.value(z).squeeze(-1)
+        logits = self.policy(z).float().masked_fill(~mask, ILLEGAL_LOGIT)
+        return logits, self.value(z).float().squeeze(-1)
 
 
 def policy_file(net: PolicyValueNet, rules: Rules, trained: dict[str, Any] | None = None) -> dict[str, Any]:

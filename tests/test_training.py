@@ -215,3 +215,57 @@ def test_a_bad_obs_format_is_refused(tiny_args) -> None:
 
     with pytest.raises(ValueError, match="obs_format"):
         replace(tiny_args, obs_format="bits").validate()
+
+
+def test_bfloat16_precision_rounds_the_matmuls_and_nothing_else() -> None:
+    """Under training's bf16 autocast the network's outputs stay float32, masked exactly as in
+    float32, and differ from float32 only by rounding."""
+    from training.ppo import autocast
+
+    rules = make_rules("hearts", num_players=4)
+    table = Table(rules, 256)
+    table.reset(seed=3)
+    torch.manual_seed(0)
+    net = PolicyValueNet(table.observer.layout.size, table.engine.num_actions, (64, 64))
+    obs, mask = torch.from_numpy(table.observe()), torch.from_numpy(table.action_mask() > 0)
+    with torch.no_grad():
+        exact = net(obs, mask)
+        with autocast(torch.device("cpu"), torch.bfloat16):
+            rounded = net(obs, mask)
+        with autocast(torch.device("cpu"), torch.float32):  # float32: no autocast at all
+            same = net(obs, mask)
+    for a, b, c in zip(exact, rounded, same, strict=True):
+        assert b.dtype == torch.float32 and torch.equal(a, c)
+    assert (rounded[0][~mask] == ILLEGAL_LOGIT).all()
+    legal = mask
+    assert not torch.equal(exact[0][legal], rounded[0][legal])  # bf16 did run
+    torch.testing.assert_close(rounded[0][legal], exact[0][legal], atol=2e-2, rtol=2e-2)
+    torch.testing.assert_close(rounded[1], exact[1], atol=2e-2, rtol=2e-2)
+
+
+def test_precision_auto_is_bfloat16_only_where_the_device_computes_it(monkeypatch) -> None:
+    from training.ppo import native_bfloat16, resolve_precision
+
+    cpu = torch.device("cpu")
+    for name, dtype in (("float32", torch.float32), ("bfloat16", torch.bfloat16)):
+        assert resolve_precision(name, cpu) == dtype
+    for avx512_bf16, amx, expected in ((False, False, torch.float32), (True, False, torch.bfloat16),
+                                       (False, True, torch.bfloat16)):  # fmt: skip
+        monkeypatch.setattr(torch.cpu, "_is_avx512_bf16_supported", lambda v=avx512_bf16: v, raising=False)
+        monkeypatch.setattr(torch.cpu, "_is_amx_tile_supported", lambda v=amx: v, raising=False)
+        assert native_bfloat16(cpu) == (expected == torch.bfloat16)
+        assert resolve_precision("auto", cpu) == expected
+    assert not native_bfloat16(torch.device("meta"))
+
+
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+def test_a_run_in_either_precision_is_finite_and_records_it(tmp_path, tiny_args, precision: str) -> None:
+    summary = train(replace(tiny_args, run_dir=str(tmp_path), precision=precision, total_decisions=1024))
+    losses = rows(tmp_path / "train.csv")
+    assert len(losses) == 2 and all(math.isfinite(float(r["pg_loss"])) for r in losses)
+    assert load_policy(summary["policy"])["trained"]["precision"] == precision
+
+
+def test_a_bad_precision_is_refused(tiny_args) -> None:
+    with pytest.raises(ValueError, match="precision must be one of auto, float32, bfloat16, got 'fp16'"):
+        replace(tiny_args, precision="fp16").validate()

@@ -189,6 +189,12 @@ class Args:
     ray_actors: int = 0
     """Ray rollout actors, one CPU each, sharing ``num_games`` (0: one per CPU of the cluster); a
     Ray run resumes only with the same number."""
+    precision: str = "auto"
+    """Arithmetic of the policy's matmuls in training: ``bfloat16`` (``torch.autocast``: bf16
+    matmuls; weights, optimizer, softmax and losses stay float32), ``float32``, or ``auto``:
+    bfloat16 where the device computes it natively (a CUDA GPU with bf16, a CPU with AVX512-BF16
+    or AMX), float32 elsewhere. Playing a checkpoint is float32 either way (README: training
+    throughput)."""
     obs_format: str = "float32"
     """How the rollout stores observations: ``float32``, ``uint8`` or ``packed`` (the engine's
     card-set words, 8x smaller; unpacked on the policy's device, :mod:`hearts_env.formats`). The
@@ -213,6 +219,8 @@ class Args:
             if not isinstance(value, str) or not value:
                 raise TypeError(f"{name} must be a non-empty str, got {type(value).__name__} {value!r}")
         check_format(self.obs_format)
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}")
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {self.reward!r}")
         for name in ("resume", "progress", "tensorboard"):
@@ -242,6 +250,8 @@ class Args:
         return self
 
 
+PRECISIONS = ("auto", "float32", "bfloat16")
+"""Values of :attr:`Args.precision`."""
 REWARDS = ("zero_sum", "points")
 """Rewards training knows how to scale (:attr:`Args.reward`)."""
 NUMBERS: dict[str, Number] = {
@@ -259,11 +269,12 @@ NUMBERS: dict[str, Number] = {
 RESUMABLE_CHANGES = (
     "minutes", "total_decisions", "run_dir", "resume", "device", "threads",
     "eval_every", "eval_deals", "eval_opponents", "checkpoint_every", "progress", "tensorboard",
-    "ray", "ray_actors", "obs_format",
+    "ray", "ray_actors", "obs_format", "precision",
 )  # fmt: skip
 """Settings a resumed run may change: they decide how long, where and how it is watched, not what
-it learns (a Ray run's number of actors does decide it: the checkpoint's ``ray`` entry says how
-many played, and a resume with another number is refused)."""
+it learns (``device`` and ``precision`` change the rounding, not the algorithm; a Ray run's
+number of actors does decide it: the checkpoint's ``ray`` entry says how many played, and a
+resume with another number is refused)."""
 
 
 # ---------------------------------------------------------------------- the league
@@ -421,9 +432,11 @@ def collect(
     device: torch.device,
     reward_scale: float,
     teacher: agents.Agent | None = None,
+    dtype: torch.dtype = torch.float32,
 ) -> None:
     """Play ``len(buf.offsets) - 1`` steps of every game into ``buf``. With a ``teacher``, it
-    plays every seat and its decisions are stored (imitation); otherwise the league decides."""
+    plays every seat and its decisions are stored (imitation); otherwise the league decides.
+    ``dtype``: the policy's matmul precision (:func:`autocast`)."""
     rows = np.arange(table.num_games)
     n, fmt, layout = 0, buf.obs_format, table.observer.layout
     for t in range(len(buf.offsets) - 1):
@@ -445,7 +458,7 @@ def collect(
         if teacher:
             actions[:] = teacher.act(_batch(obs, tail, mask), rng)
         elif k:
-            with torch.inference_mode():
+            with torch.inference_mode(), autocast(device, dtype):
                 x = buf.inputs(slice(n, n + k), layout, device)
                 m = torch.from_numpy(buf.mask[n : n + k]).to(device)
                 logits, value = net(x, m)
@@ -536,10 +549,12 @@ def update(
     device: torch.device,
     imitation: bool,
     layout: Layout | None = None,
+    dtype: torch.dtype = torch.float32,
 ) -> dict[str, float]:
     """PPO epochs over the trainable decisions (or, ``imitation``, cross-entropy on the teacher's
     cards); returns the mean losses and diagnostics of the last epoch (``layout``: the
-    observation's, needed for a compact ``buf``)."""
+    observation's, needed for a compact ``buf``; ``dtype``: the matmul precision of the forward
+    pass, :func:`autocast`)."""
     index = np.flatnonzero(trainable)
     returns = (
         adv + buf.value[: buf.size]
@@ -553,7 +568,8 @@ def update(
             obs = buf.inputs(mb, layout, device)
             mask = torch.from_numpy(buf.mask[mb]).to(device)
             action = torch.from_numpy(buf.action[mb]).to(device)
-            logits, value = net(obs, mask)
+            with autocast(device, dtype):
+                logits, value = net(obs, mask)  # float32 out (PolicyValueNet.forward)
             logp_all = F.log_softmax(logits, dim=-1)
             logp = logp_all.gather(1, action[:, None]).squeeze(1)
             entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
@@ -938,6 +954,29 @@ def pick_device(name: str) -> torch.device:
     return device
 
 
+def native_bfloat16(device: torch.device) -> bool:
+    """Whether ``device`` multiplies bfloat16 matrices natively: a CUDA GPU that supports bf16,
+    or a CPU with AVX512-BF16 or AMX tiles (elsewhere torch emulates bf16, slower than float32)."""
+    if device.type == "cuda":
+        return bool(torch.cuda.is_bf16_supported())
+    if device.type != "cpu":
+        return False
+    checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")  # torch.cpu's, since 2.3
+    return any(bool(getattr(torch.cpu, name, lambda: False)()) for name in checks)
+
+
+def resolve_precision(name: str, device: torch.device) -> torch.dtype:
+    """The dtype of :attr:`Args.precision` ``name`` on ``device`` (``auto``: :func:`native_bfloat16`)."""
+    if name == "auto":
+        return torch.bfloat16 if native_bfloat16(device) else torch.float32
+    return {"float32": torch.float32, "bfloat16": torch.bfloat16}[name]
+
+
+def autocast(device: torch.device, dtype: torch.dtype) -> Any:
+    """``torch.autocast`` to ``dtype`` on ``device`` (a no-op context for float32)."""
+    return torch.autocast(device.type, dtype=dtype, enabled=dtype != torch.float32)
+
+
 def _comparable(args: Args) -> dict[str, Any]:
     return json.loads(json.dumps({k: v for k, v in asdict(args).items() if k not in RESUMABLE_CHANGES}))
 
@@ -968,6 +1007,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     for spec in args.eval_opponents:  # fail now rather than at the first evaluation
         agents.from_spec(spec, rules)
     device = pick_device(args.device)
+    dtype = resolve_precision(args.precision, device)
     run = Path(args.run_dir)
     run.mkdir(parents=True, exist_ok=True)
     if args.threads > 0:
@@ -1018,6 +1058,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     trained_info = {
         "command": "python -m training.ppo " + " ".join(to_argv(args)),
         "settings": _comparable(args),
+        "precision": str(dtype).removeprefix("torch."),
     }
 
     def save_policy() -> None:
@@ -1065,13 +1106,13 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
         start = time.perf_counter()
         imitation = progress["decisions"] < args.imitation_decisions
         if rollouts is None:
-            collect(table, league, net, buf, rng, device, scale, teacher if imitation else None)
+            collect(table, league, net, buf, rng, device, scale, teacher if imitation else None, dtype)
         else:
             buf = rollouts.collect(net, league, imitation)
         if imitation:
             buf.value[: buf.size] = 0.0
         adv, trainable = advantages(buf, rules.num_players, args.gamma, 1.0 if imitation else args.gae_lambda)
-        stats = update(net, optimizer, buf, adv, trainable, args, device, imitation, obs_layout)
+        stats = update(net, optimizer, buf, adv, trainable, args, device, imitation, obs_layout, dtype)
         decisions = args.rollout_steps * args.num_games
         progress["iteration"] += 1
         progress["decisions"] += decisions

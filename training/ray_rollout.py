@@ -36,6 +36,7 @@ from training.ppo import (
     collect,
     make_teacher,
     pack_table,
+    resolve_precision,
     reward_scale,
     unpack_table,
 )
@@ -73,6 +74,7 @@ class RolloutWorker:
             self.table.observer.layout.packing,
         )
         self.scale = reward_scale(rules)
+        self.dtype = resolve_precision(a.precision, CPU)
 
     def collect(
         self, weights: dict[str, torch.Tensor], pool: list[dict[str, torch.Tensor]] | None, imitation: bool
@@ -84,7 +86,7 @@ class RolloutWorker:
             controller = torch.from_numpy(self.league.controller.copy())
             self.league.load_state_dict({"controller": controller, "pool": pool}, self.net)
         collect(self.table, self.league, self.net, self.buf, self.rng, CPU, self.scale,
-                self.teacher if imitation else None)  # fmt: skip
+                self.teacher if imitation else None, self.dtype)  # fmt: skip
         n, b = self.buf.size, self.buf
         return Rollout(
             obs=b.obs[:n].copy(), tail=b.tail[:n].copy(), mask=b.mask[:n].copy(), action=b.action[:n].copy(),
