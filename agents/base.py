@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from hearts_env.bits import random_legal  # noqa: F401  (agents.base.random_legal, as before)
 from hearts_env.formats import unpack_numpy
 from hearts_env.observation import Layout, layout
 from hearts_env.rules import Rules
@@ -87,11 +88,6 @@ def _any_format(act: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         return act(self, as_float32(obs, self.layout), rng)
 
     return wrapped
-
-
-def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per row of a (B, A) mask."""
-    return np.argmax(np.where(mask > 0, rng.random(mask.shape), -1.0), axis=1)
 
 
 def best_legal(score: np.ndarray, mask: np.ndarray) -> np.ndarray:

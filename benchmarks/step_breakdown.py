@@ -2,7 +2,8 @@
 
 Prints the random player at B=4096; the engine (step, legal cards, redeals), each observation
 format and the int8 mask at B=4096 and at 2048 (one shard of two); then ``vector_env`` per
-format and worker count, with workers also pinned to a core of their own (and this process to
+format and worker count, the random cards drawn by this process or by each shard
+(``step_random``), with workers also pinned to a core of their own (and this process to
 another). The README's step breakdown comes from this.
 
 Run: ``python -m benchmarks.step_breakdown``.
@@ -57,8 +58,11 @@ def table_parts(batch: int, rng: np.random.Generator) -> str:
     return f"B={batch}: " + "; ".join(f"{name} {microseconds(call):.0f} us" for name, call in parts.items())
 
 
-def vector_step(obs_format: str, workers: int, pin: bool, rng: np.random.Generator) -> float:
-    """Microseconds of one ``vector_env`` step of 4,096 games with random legal play."""
+def vector_step(
+    obs_format: str, workers: int, pin: bool, rng: np.random.Generator, player: str = "caller"
+) -> float:
+    """Microseconds of one ``vector_env`` step of 4,096 games with random legal play, drawn by
+    this process (``player="caller"``: ``env.step``) or by each shard (``"shard"``: ``env.step_random``)."""
     env = hearts_env.vector_env(
         "hearts", num_envs=4096, seed=0, num_workers=workers, copy=False, obs_format=obs_format
     )
@@ -68,6 +72,8 @@ def vector_step(obs_format: str, workers: int, pin: bool, rng: np.random.Generat
             os.sched_setaffinity(0, {0})
             os.sched_setaffinity(env.worker_pids[0], {1})
         env.reset()
+        if player == "shard":
+            return microseconds(env.step_random, 3000)
         return microseconds(lambda: env.step(random_bit(env.legal_masks(), rng)), 3000)
     finally:
         env.close()
@@ -82,12 +88,13 @@ def main() -> None:
         print(table_parts(batch, rng))
     for obs_format in hearts_env.OBS_FORMATS:
         for workers, pin in ((1, False), (2, False), (2, True)):
-            us = vector_step(obs_format, workers, pin, rng)
-            print(
-                f"vector_env {obs_format:8} procs {workers} pinned {pin!s:5}: {us:.0f} us/step = "
-                f"{4096 / us:.2f}M decisions/s",
-                flush=True,
-            )
+            for player in ("caller", "shard"):
+                us = vector_step(obs_format, workers, pin, rng, player)
+                print(
+                    f"vector_env {obs_format:8} procs {workers} pinned {pin!s:5} random {player:6}: "
+                    f"{us:.0f} us/step = {4096 / us:.2f}M decisions/s",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

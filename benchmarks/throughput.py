@@ -9,7 +9,9 @@ Everything is measured in one run on the same machine with uniformly random lega
 * ``vector_env``: the Gymnasium ``VectorEnv`` itself (dict observations, infos) in each
   observation format (``fmt``: ``float32``, ``uint8``, ``packed``; :mod:`hearts_env.formats`),
   in this process and with worker processes (``procs`` 2: this process and one worker each
-  step half the games; ``--workers 1,2,4,8,16`` on a machine with more cores).
+  step half the games; ``--workers 1,2,4,8,16`` on a machine with more cores), with the random
+  cards drawn by the caller (``random caller``: ``env.step(actions)``, which checks them) or by
+  each shard's process (``random shard``: ``env.step_random()``).
 * ``pettingzoo``: the AEC env with its usual wrappers, one game, observation every decision.
 * ``openspiel``: pyspiel's ``hearts`` from Python — random legal play, and with the acting
   player's observation written into its observation buffer every decision
@@ -57,6 +59,7 @@ class Row:
     decisions_per_second: float
     processes: int = 1
     format: str = "float32"  # the observation format (rows with observations)
+    player: str = ""  # vector_env: who draws the random cards, "shard" (step_random) or "caller"
 
 
 TARGETS = (  # (format, processes, minimum decisions/s, minimum ratio to OpenSpiel's obs row)
@@ -66,6 +69,9 @@ TARGETS = (  # (format, processes, minimum decisions/s, minimum ratio to OpenSpi
     ("packed", 2, 12e6, 50.0),
 )
 """The throughput targets for ``vector_env`` at B=4096, standard 4-player Hearts."""
+PLAYERS = ("caller", "shard")
+"""Who draws ``vector_env``'s random cards: this process (``env.step(random_bit(env.legal_masks()))``,
+every action checked) or each shard's own process (``env.step_random()``)."""
 
 
 def _timed(step: Callable[[], int], seconds: float, warmup: int = 1) -> float:
@@ -109,10 +115,13 @@ def batched(
 
 
 def vector(
-    preset: str, batch: int, seconds: float, num_workers: int = 1, obs_format: str = "float32"
-) -> float:
+    preset: str, batch: int, seconds: float, num_workers: int = 1, obs_format: str = "float32",
+    player: str = "shard",
+) -> float:  # fmt: skip
     """Decisions/s of ``hearts_env.vector_env`` (observations included, in ``obs_format``); the
-    arrays returned are views of reused (with workers: shared) memory (``copy=False``)."""
+    arrays returned are views of reused (with workers: shared) memory (``copy=False``).
+    ``player``: ``"shard"`` plays ``env.step_random()`` (each shard's process draws its games'
+    cards), ``"caller"`` draws them here and passes them to ``env.step``, which checks them."""
     env = hearts_env.vector_env(
         preset, num_envs=batch, seed=0, num_workers=num_workers, copy=False, obs_format=obs_format
     )
@@ -120,7 +129,10 @@ def vector(
     rng = np.random.default_rng(0)
 
     def step() -> int:
-        env.step(random_bit(env.legal_masks(), rng))
+        if player == "shard":
+            env.step_random()
+        else:
+            env.step(random_bit(env.legal_masks(), rng))
         return batch
 
     try:
@@ -192,8 +204,10 @@ def run(seconds: float = 2.0, all_presets: bool = False, workers: tuple[int, ...
         rows.append(Row("batched", "hearts", 4096, True, rate, format=fmt))
     for fmt in hearts_env.OBS_FORMATS:
         for k in workers:
-            rate = vector("hearts", 4096, seconds, k, fmt)
-            rows.append(Row("vector_env", "hearts", 4096, True, rate, processes=k, format=fmt))
+            for player in PLAYERS:
+                rate = vector("hearts", 4096, seconds, k, fmt, player)
+                row = Row("vector_env", "hearts", 4096, True, rate, processes=k, format=fmt, player=player)
+                rows.append(row)
     rows.append(Row("pettingzoo", "hearts", 1, True, pettingzoo("hearts", seconds)))
     for obs in (False, True):
         rate = openspiel(obs, seconds)
@@ -209,26 +223,29 @@ def run(seconds: float = 2.0, all_presets: bool = False, workers: tuple[int, ...
 def table_text(rows: list[Row]) -> str:
     """The rows as an aligned text table with ratios to OpenSpiel."""
     spiel = {r.observation: r.decisions_per_second for r in rows if r.name == "openspiel"}
-    header = f"{'engine':<12}{'preset':<22}{'B':>6} {'obs':<8}{'procs':>5}"
+    header = f"{'engine':<12}{'preset':<22}{'B':>6} {'obs':<8}{'procs':>5} {'random':<7}"
     lines = [f"{header}{'decisions/s':>14}  {'vs OpenSpiel':>12}"]
     for r in rows:
         ratio = f"{r.decisions_per_second / spiel[r.observation]:>11.1f}x" if r.observation in spiel else ""
         obs = (r.format if r.name != "openspiel" else "yes") if r.observation else "no"
         lines.append(
-            f"{r.name:<12}{r.preset:<22}{r.batch:>6} {obs:<8}{r.processes:>5}"
+            f"{r.name:<12}{r.preset:<22}{r.batch:>6} {obs:<8}{r.processes:>5} {r.player or '-':<7}"
             f"{r.decisions_per_second:>14,.0f}  {ratio:>12}"
         )
     return "\n".join(lines)
 
 
 def check_targets(rows: list[Row]) -> tuple[bool, str]:
-    """Whether the ``vector_env`` rows meet :data:`TARGETS`, and a line per target."""
+    """Whether the ``vector_env`` rows meet :data:`TARGETS`, and a line per target (judged on the
+    ``step_random`` rows: the issue asks for the random player off the critical path)."""
     spiel = next((r.decisions_per_second for r in rows if r.name == "openspiel" and r.observation), None)
     lines, ok = ["targets (vector_env, B=4096, standard Hearts):"], True
     for fmt, procs, rate, ratio in TARGETS:
         row = next(
-            (r for r in rows if r.name == "vector_env" and r.format == fmt and r.processes == procs), None
-        )
+            (r for r in rows if r.name == "vector_env" and r.format == fmt and r.processes == procs
+             and r.player == "shard"),
+            None,
+        )  # fmt: skip
         if row is None:
             lines.append(f"  {fmt:<8} {procs} procs: not measured")
             ok = False

@@ -56,6 +56,11 @@ _SELECT = _select_table().reshape(-1)
 _LOW32, _LOW16 = U64(0xFFFFFFFF), U64(0xFFFF)
 
 
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of a (B, A) mask (non-zero = legal)."""
+    return np.argmax(np.where(mask > 0, rng.random(mask.shape), -1.0), axis=1)
+
+
 def random_bit(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random set bit of each non-zero uint64 mask (popcount binary search).
 

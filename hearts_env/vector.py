@@ -21,6 +21,9 @@ tournaments use.
   steps the first, k - 1 worker processes the others, writing into shared memory (use it on a
   machine with k free cores). The deals then depend on the seed *and* k. Workers end when the
   env is closed or when this process goes away (even killed), never outliving it.
+* ``step_random()`` plays a uniformly random legal action in every game, drawn by the process
+  that steps the game (each shard from its own generator, seeded by ``reset``); the actions
+  played are in ``info["actions"]``. Nothing is drawn or checked in this process.
 * ``copy=False`` returns read-only views of buffers reused every step (the next step
   overwrites them, as with Gymnasium's ``copy=False``); faster than fresh arrays.
 * ``worker_timeout`` (seconds, default 60): how long to wait for a worker's answer.
@@ -68,7 +71,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from hearts_env import spaces
-from hearts_env.bits import ZERO, unpack
+from hearts_env.bits import ZERO, random_bit, random_legal, unpack
 from hearts_env.engine import action_bits
 from hearts_env.formats import check_format
 from hearts_env.presets import make_rules
@@ -78,6 +81,9 @@ from hearts_env.table import REWARDS, StepResult, Table
 RENDER_MODES = ("ansi",)
 ACTION_MASKS = ("observation", "info")
 """Where the vector env puts the action mask: in the dict observation, or in ``info``."""
+RANDOM_PLAYER = 1
+"""Spawn key of a shard's random-player stream, apart from its deals'
+(:meth:`HeartsVectorEnv.step_random`)."""
 
 
 def _autoreset_mode(value: Any) -> AutoresetMode:
@@ -184,10 +190,14 @@ class Shard:
         self.persistent = persistent  # the same buffers every step: constant pieces written once
         self.next_step = next_step  # AutoresetMode.NEXT_STEP: finished episodes restart a step later
         self.pending = np.zeros(num_games, bool)  # next_step: episodes that ended in the last step
+        self.rng = np.random.default_rng()  # the random player's (step_random), seeded by reset
 
     def reset(self, out: Buffers, seed: int | None, options: Mapping[str, Any] | None) -> None:
-        """Start a new game in every slot and write the first observations."""
+        """Start a new game in every slot and write the first observations (``seed`` also seeds
+        the random player, on a stream of its own)."""
         self.table.reset(seed=seed, options=options)
+        if seed is not None:
+            self.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(RANDOM_PLAYER,)))
         self.pending[:] = False
         out.rewards[:] = 0
         out.acting_player[:] = -1
@@ -229,6 +239,20 @@ class Shard:
             table.redeal(np.flatnonzero(again))
         self._write_views(out)
         return ended
+
+    def step_random(self, out: Buffers) -> bool:
+        """:meth:`step` with a uniformly random legal action in every game, drawn from this
+        shard's generator and written to ``out.actions`` (0 for a game that only restarts)."""
+        table = self.table
+        decisions = bool(table.engine.decision_phases)  # bids and declarations have no card bits
+        if self.persistent:  # the buffers still hold this shard's last masks
+            legal = out.action_mask if decisions else out.legal
+        else:
+            legal = table.action_mask() if decisions else table.legal()
+        out.actions[:] = random_legal(legal, self.rng) if decisions else random_bit(legal, self.rng)
+        if self.next_step:
+            out.actions[self.pending] = 0
+        return self.step(out.actions, out)
 
     def _write_info(self, out: Buffers) -> None:
         table = self.table
@@ -304,6 +328,8 @@ def _worker(
         try:
             if command == "step":
                 reply: tuple[str, Any] = ("ok", shard.step(out.actions, out))
+            elif command == "step_random":
+                reply = ("ok", shard.step_random(out))
             elif command == "reset":
                 shard.reset(out, *args)
                 reply = ("ok", None)
@@ -668,6 +694,43 @@ class HeartsVectorEnv(VectorEnv):
                 changes_state=True,
             )
             ended = ended or any(answers)
+        return self._outputs(out, ended)
+
+    def step_random(
+        self,
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One uniformly random legal action in every game, drawn by the process that steps the
+        game: what ``step(actions)`` returns for those actions, with ``info["actions"]`` (B,)
+        the actions played (0 for a game that only restarts, ``autoreset_mode="next_step"``).
+
+        Nothing is drawn or checked in this process, so with workers it costs this process no
+        more than its own shard — the fastest random play (random opponents, data, benchmarks).
+        Each shard draws from its own generator, seeded by the ``reset`` seed on a stream apart
+        from the deals': reproducible for a seed and ``num_workers``."""
+        self._usable("step_random")
+        if not self._started:
+            raise RuntimeError("step_random() before reset(): call reset() first")
+        if not self._workers:
+            out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
+            ended, _ = self._call("step_random", [], lambda: self._local.step_random(out), changes_state=True)
+        else:
+            out = self._buffers
+            local = self._bounds[1]
+            ended, answers = self._call(
+                "step_random",
+                [(worker, _STEP_RANDOM) for worker in self._workers],
+                lambda: self._local.step_random(out.rows(0, local)),
+                changes_state=True,
+            )
+            ended = ended or any(answers)
+        results = self._outputs(out, ended)
+        results[-1]["actions"] = self._get(out.actions)
+        return results
+
+    def _outputs(
+        self, out: Buffers, ended: bool
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """What a step returns, read from ``out`` (``ended``: some deal ended)."""
         self._last = out
         info: dict[str, Any] = {
             "rewards": self._get(out.rewards),
@@ -843,7 +906,9 @@ class HeartsVectorEnv(VectorEnv):
                 pass
 
 
-_STEP, _RENDER, _CLOSE = (bytes(ForkingPickler.dumps((command,))) for command in ("step", "render", "close"))
+_STEP, _STEP_RANDOM, _RENDER, _CLOSE = (
+    bytes(ForkingPickler.dumps((command,))) for command in ("step", "step_random", "render", "close")
+)
 
 
 def _first_non_int(array: np.ndarray) -> int:

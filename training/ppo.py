@@ -1051,7 +1051,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
         buf = Rollout.allocate(
             args.rollout_steps, args.num_games, rules.num_players, net.obs_size, net.num_actions,
             args.obs_format, table.observer.layout.packing,
-        )
+        )  # fmt: skip
     scale = reward_scale(rules)
     obs_layout = observation_layout(rules)
     better = "higher" if smear else "lower"

@@ -72,7 +72,7 @@ class RolloutWorker:
         self.buf = Rollout.allocate(
             a.rollout_steps, games, rules.num_players, obs_size, num_actions, a.obs_format,
             self.table.observer.layout.packing,
-        )
+        )  # fmt: skip
         self.scale = reward_scale(rules)
         self.dtype = resolve_precision(a.precision, CPU)
 
