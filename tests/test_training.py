@@ -269,3 +269,49 @@ def test_a_run_in_either_precision_is_finite_and_records_it(tmp_path, tiny_args,
 def test_a_bad_precision_is_refused(tiny_args) -> None:
     with pytest.raises(ValueError, match="precision must be one of auto, float32, bfloat16, got 'fp16'"):
         replace(tiny_args, precision="fp16").validate()
+
+
+def test_a_last_minibatch_of_one_decision_leaves_the_weights_finite(tiny_args) -> None:
+    """The rollout's trainable decisions modulo the minibatch size can be 1: that minibatch has
+    no advantage spread (its std is NaN), which once turned every weight into NaN."""
+    from training.ppo import update
+
+    rules = make_rules("hearts", num_players=4)
+    table = Table(rules, 8)
+    table.reset(seed=4)
+    size, actions = table.observer.layout.size, table.engine.num_actions
+    net = PolicyValueNet(size, actions, (8,))
+    args = replace(tiny_args, self_play=1.0, opponents=())
+    league = League(rules, args, np.random.default_rng(0), torch.device("cpu"))
+    buf = Rollout.allocate(64, 8, 4, size, actions)
+    collect(table, league, net, buf, np.random.default_rng(0), torch.device("cpu"), 1 / 26)
+    adv, trainable = advantages(buf, 4, 1.0, 0.95)
+    count = int(trainable.sum())
+    assert count > 2
+    optimizer = torch.optim.Adam(net.parameters(), lr=3e-4)
+    args = replace(args, minibatch_size=count - 1, update_epochs=1)  # minibatches of count - 1 and 1
+    stats = update(net, optimizer, buf, adv, trainable, args, torch.device("cpu"), imitation=False)
+    assert all(math.isfinite(v) for v in stats.values())
+    assert all(torch.isfinite(p).all() for p in net.parameters())
+
+
+def test_a_non_finite_loss_is_refused_before_it_reaches_the_weights(tiny_args) -> None:
+    from training.ppo import update
+
+    rules = make_rules("hearts", num_players=4)
+    table = Table(rules, 8)
+    table.reset(seed=4)
+    size, actions = table.observer.layout.size, table.engine.num_actions
+    net = PolicyValueNet(size, actions, (8,))
+    args = replace(tiny_args, self_play=1.0, opponents=())
+    league = League(rules, args, np.random.default_rng(0), torch.device("cpu"))
+    buf = Rollout.allocate(64, 8, 4, size, actions)
+    collect(table, league, net, buf, np.random.default_rng(0), torch.device("cpu"), 1 / 26)
+    adv, trainable = advantages(buf, 4, 1.0, 0.95)
+    adv[np.flatnonzero(trainable)[0]] = np.inf
+    args = replace(args, minibatch_size=int(trainable.sum()), update_epochs=1)  # one minibatch
+    before = [p.detach().clone() for p in net.parameters()]
+    optimizer = torch.optim.Adam(net.parameters(), lr=3e-4)
+    with pytest.raises(FloatingPointError, match="the PPO loss is not finite .* the weights are unchanged"):
+        update(net, optimizer, buf, adv, trainable, args, torch.device("cpu"), imitation=False)
+    assert all(torch.equal(a, b) for a, b in zip(before, net.parameters(), strict=True))

@@ -580,7 +580,9 @@ def update(
             else:
                 old = torch.from_numpy(buf.logprob[mb]).to(device)
                 a = torch.from_numpy(adv[mb]).to(device)
-                a = (a - a.mean()) / (a.std() + 1e-8)
+                a = a - a.mean()
+                if len(mb) > 1:  # one decision (the last minibatch's remainder) has no spread
+                    a = a / (a.std() + 1e-8)
                 log_ratio = logp - old
                 ratio = log_ratio.exp()
                 pg_loss = torch.max(
@@ -590,6 +592,12 @@ def update(
                     kl = ((ratio - 1) - log_ratio).mean()
                     clipfrac = ((ratio - 1).abs() > args.clip_coef).float().mean()
             loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
+            if not bool(torch.isfinite(loss)):  # refused before it reaches the weights
+                raise FloatingPointError(
+                    f"the PPO loss is not finite (pg_loss {float(pg_loss):g}, v_loss {float(v_loss):g}, "
+                    f"entropy {float(entropy):g}, {len(mb)} decisions); the weights are unchanged: resume "
+                    "from the last checkpoint, with --precision float32 or a smaller --learning-rate"
+                )
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
