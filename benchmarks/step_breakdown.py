@@ -1,10 +1,11 @@
 """One ``vector_env`` step taken apart (standard 4-player Hearts): what each part costs.
 
 Prints the random player at B=4096; the engine (step, legal cards, redeals), each observation
-format and the int8 mask at B=4096 and at 2048 (one shard of two); then ``vector_env`` per
-format and worker count, the random cards drawn by this process or by each shard
-(``step_random``), with workers also pinned to a core of their own (and this process to
-another). The README's step breakdown comes from this.
+format and the int8 mask at B=4096 and at 2048 (one shard of two); a shard's whole step in a
+process of its own, alone and with a second one beside it (no pipes: what the cores cost each
+other); then ``vector_env`` per format and worker count, the random cards drawn by this process
+or by each shard (``step_random``), with workers also pinned to a core of their own (and this
+process to another). The README's step breakdown comes from this.
 
 Run: ``python -m benchmarks.step_breakdown``.
 """
@@ -80,12 +81,64 @@ def vector_step(
         os.sched_setaffinity(0, everywhere)
 
 
+def _shard_alone(obs_format: str, batch: int, seconds: float, queue: object) -> None:
+    """One shard's work without any pipe: step ``batch`` games with random play and write their
+    observations in ``obs_format`` for ``seconds``; puts microseconds per step on ``queue``."""
+    table = Table(make_rules("hearts"), batch)
+    table.reset(seed=os.getpid())
+    rng = np.random.default_rng(os.getpid())
+    words, tail = table.encode(obs_format) if obs_format != "float32" else (None, None)
+    out = np.empty((batch, table.observer.layout.size), np.float32)
+
+    def step() -> None:
+        result = table.step(random_bit(table.legal(), rng))
+        if result.deal_ended.any():
+            table.redeal(np.flatnonzero(result.deal_ended))
+        if obs_format == "float32":
+            table.observe(out=out, constants=False)
+        else:
+            table.encode(obs_format, out=words, tail=tail, constants=False)
+        table.action_mask()
+
+    for _ in range(3000):
+        step()
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        step()
+        done += 1
+    queue.put((time.perf_counter() - start) / done * 1e6)  # type: ignore[attr-defined]
+
+
+def side_by_side(obs_format: str, processes: int, batch: int = 2048, seconds: float = 3.0) -> list[float]:
+    """Microseconds per step of ``processes`` shards of ``batch`` games run at the same time,
+    each in its own process with no communication: how much the cores slow each other down."""
+    import multiprocessing as mp
+
+    queue = mp.Queue()
+    job_args = (obs_format, batch, seconds, queue)
+    jobs = [mp.Process(target=_shard_alone, args=job_args) for _ in range(processes)]
+    for job in jobs:
+        job.start()
+    times = [queue.get() for _ in jobs]
+    for job in jobs:
+        job.join()
+    return times
+
+
 def main() -> None:
     rng = np.random.default_rng(0)
     legal = np.random.default_rng(1).integers(1, 2**52, 4096, dtype=np.uint64)
     print(f"random_bit(4096): {microseconds(lambda: random_bit(legal, rng)):.0f} us")
     for batch in (4096, 2048):
         print(table_parts(batch, rng))
+    for obs_format in hearts_env.OBS_FORMATS:  # a shard's whole step, alone and beside another
+        alone, pair = side_by_side(obs_format, 1), side_by_side(obs_format, 2)
+        print(
+            f"shard of 2048, {obs_format}: alone {alone[0]:.0f} us/step; two at once "
+            + ", ".join(f"{us:.0f}" for us in pair)
+            + " us/step (no pipes)",
+            flush=True,
+        )
     for obs_format in hearts_env.OBS_FORMATS:
         for workers, pin in ((1, False), (2, False), (2, True)):
             for player in ("caller", "shard"):

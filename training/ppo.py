@@ -581,7 +581,7 @@ def update(
                 old = torch.from_numpy(buf.logprob[mb]).to(device)
                 a = torch.from_numpy(adv[mb]).to(device)
                 a = a - a.mean()
-                if len(mb) > 1:  # one decision (the last minibatch's remainder) has no spread
+                if len(mb) > 1:  # one decision (a last minibatch's remainder) has no spread: std NaN
                     a = a / (a.std() + 1e-8)
                 log_ratio = logp - old
                 ratio = log_ratio.exp()
