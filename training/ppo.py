@@ -189,12 +189,13 @@ class Args:
     ray_actors: int = 0
     """Ray rollout actors, one CPU each, sharing ``num_games`` (0: one per CPU of the cluster); a
     Ray run resumes only with the same number."""
-    precision: str = "auto"
-    """Arithmetic of the policy's matmuls in training: ``bfloat16`` (``torch.autocast``: bf16
-    matmuls; weights, optimizer, softmax and losses stay float32), ``float32``, or ``auto``:
-    bfloat16 where the device computes it natively (a CUDA GPU with bf16, a CPU with AVX512-BF16
-    or AMX), float32 elsewhere. Playing a checkpoint is float32 either way (README: training
-    throughput)."""
+    precision: str = "float32"
+    """Arithmetic of the policy's matmuls in training: ``float32``, ``bfloat16`` (``torch.autocast``:
+    bf16 matmuls; weights, optimizer, softmax and losses stay float32) or ``auto`` (bfloat16 where
+    the device computes it natively: a CUDA GPU with bf16, a CPU with AVX512-BF16 or AMX). On this
+    project's CPU bfloat16 trains 1.3–1.5x faster but its agent, trained for the shipped budget,
+    ended weaker (results/bf16_training/README.md), hence float32 by default. Playing a
+    checkpoint is float32 either way."""
     obs_format: str = "float32"
     """How the rollout stores observations: ``float32``, ``uint8`` or ``packed`` (the engine's
     card-set words, 8x smaller; unpacked on the policy's device, :mod:`hearts_env.formats`). The
@@ -594,8 +595,9 @@ def update(
             loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
             if not bool(torch.isfinite(loss)):  # refused before it reaches the weights
                 raise FloatingPointError(
-                    f"the PPO loss is not finite (pg_loss {float(pg_loss):g}, v_loss {float(v_loss):g}, "
-                    f"entropy {float(entropy):g}, {len(mb)} decisions); the weights are unchanged: resume "
+                    f"the PPO loss is not finite (pg_loss {float(pg_loss.detach()):g}, v_loss "
+                    f"{float(v_loss.detach()):g}, entropy {float(entropy.detach()):g}, {len(mb)} decisions); "
+                    "the weights are unchanged: resume "
                     "from the last checkpoint, with --precision float32 or a smaller --learning-rate"
                 )
             optimizer.zero_grad()
