@@ -27,6 +27,10 @@ tournaments use.
 * ``copy=False`` returns read-only views of buffers reused every step (the next step
   overwrites them, as with Gymnasium's ``copy=False``); faster than fresh arrays.
 * ``worker_timeout`` (seconds, default 60): how long to wait for a worker's answer.
+* ``worker_spin`` (seconds, default 0.0002): how long a worker keeps polling for the next
+  command after answering one, before it sleeps: steps that follow each other quickly skip the
+  wake-up latency (about 10% more decisions/s with two processes here), at the cost of at most
+  that much CPU per step on the worker's core. 0 sleeps at once.
 * ``autoreset_mode="next_step"`` (for Gymnasium's vector wrappers that need it, e.g.
   ``NormalizeObservation``, or libraries written for Gymnasium's default): a finished episode
   returns its final observation (``terminations`` true, an all-zero mask), and the *next*
@@ -303,8 +307,10 @@ def _worker(
     hi: int,
     next_step: bool = False,
     obs_format: str = "float32",
+    spin: float = 0.0,
 ) -> None:
-    """A worker process: step games ``lo..hi-1`` on command, results into shared memory.
+    """A worker process: step games ``lo..hi-1`` on command, results into shared memory
+    (``spin``: seconds to keep polling for the next command before sleeping).
 
     It answers every message but ``close`` with one ``("ok", value)`` or ``("error",
     exception)``, and returns on ``close``, on end-of-file (the parent closed the pipe or died)
@@ -319,6 +325,9 @@ def _worker(
     shard = Shard(rules, hi - lo, reward, persistent=True, next_step=next_step, obs_format=obs_format)
     while True:
         try:
+            until = time.perf_counter() + spin
+            while time.perf_counter() < until and not conn.poll(0):
+                pass  # the next step usually comes at once: no sleep, no wake-up latency
             while not conn.poll(_PARENT_POLL_S):
                 if os.getppid() != parent:
                     return
@@ -410,7 +419,8 @@ class HeartsVectorEnv(VectorEnv):
     ``"points"``, ``"zero_sum"`` or ``"chips"`` (see :class:`~hearts_env.table.Table`).
     ``start_method``: how workers start (default ``"fork"`` where available, else
     ``"spawn"``, which needs the ``__main__`` guard). ``worker_timeout``: seconds to wait for
-    a worker's answer before raising ``TimeoutError`` (a positive number).
+    a worker's answer before raising ``TimeoutError`` (a positive number). ``worker_spin``:
+    seconds a worker polls for the next command before sleeping (0 to 1; see the module docstring).
     ``autoreset_mode``: ``"same_step"`` (default) or ``"next_step"`` (or the
     ``gymnasium.vector.AutoresetMode``); ``action_mask``: ``"observation"`` (default: dict
     observations) or ``"info"`` (a Box observation, the mask in ``info["action_mask"]``).
@@ -434,6 +444,7 @@ class HeartsVectorEnv(VectorEnv):
         copy: bool = True,
         start_method: str | None = None,
         worker_timeout: float = 60.0,
+        worker_spin: float = 2e-4,
         autoreset_mode: str | AutoresetMode = "same_step",
         action_mask: str = "observation",
         obs_format: str = "float32",
@@ -442,6 +453,10 @@ class HeartsVectorEnv(VectorEnv):
         self._workers: list[_Worker] = []
         self._broken: str | None = None  # why the env is unusable, once it is
         _check_arguments(num_envs, num_workers, copy, render_mode, reward, start_method, worker_timeout)
+        if isinstance(worker_spin, (bool, np.bool_)) or not isinstance(worker_spin, (int, float, np.number)):
+            raise TypeError(f"worker_spin must be a number of seconds, got {_describe(worker_spin)}")
+        if not 0 <= worker_spin <= 1:
+            raise ValueError(f"worker_spin must be from 0 to 1 second, got {worker_spin!r}")
         mode = _autoreset_mode(autoreset_mode)
         if action_mask not in ACTION_MASKS:
             raise ValueError(
@@ -461,6 +476,7 @@ class HeartsVectorEnv(VectorEnv):
         self.copy = bool(copy)
         self.render_mode = render_mode
         self.worker_timeout = float(worker_timeout)
+        self.worker_spin = float(worker_spin)
         self.num_players = self.rules.num_players
         self._bounds = np.linspace(0, self.num_envs, self.num_workers + 1).astype(int).tolist()
         # Buffers reused every step (shared memory with workers, or copy=False) or fresh ones.
@@ -527,7 +543,7 @@ class HeartsVectorEnv(VectorEnv):
                 parent, child = context.Pipe()
                 _PARENT_ENDS.add(parent)  # before the fork, so that the worker closes its copy
                 args = (child, memory, self.rules, reward, self._sizes(), lo, hi)
-                args += (self._next_step, self.obs_format)
+                args += (self._next_step, self.obs_format, self.worker_spin)
                 process = context.Process(target=_worker, args=args, daemon=True)
                 try:
                     process.start()

@@ -100,3 +100,28 @@ def test_step_random_before_reset_or_after_close_says_what_to_call() -> None:
     env.close()
     with pytest.raises(RuntimeError, match=r"step_random\(\) on a closed vector env"):
         env.step_random()
+
+
+def test_worker_spin_changes_the_speed_not_the_games() -> None:
+    logs = []
+    for spin in (0, 0.001):
+        env = hearts_env.vector_env(num_envs=32, seed=9, num_workers=2, worker_spin=spin, obs_format="packed")
+        env.reset()
+        logs.append([env.step_random() for _ in range(80)])
+        env.close()
+    _same(tuple(logs[0]), tuple(logs[1]), "spin 0 vs 0.001")
+
+
+@pytest.mark.parametrize(
+    "value, error, match",
+    [
+        (-0.1, ValueError, r"worker_spin must be from 0 to 1 second, got -0\.1"),
+        (float("nan"), ValueError, "worker_spin must be from 0 to 1 second, got nan"),
+        (5, ValueError, "worker_spin must be from 0 to 1 second, got 5"),
+        ("fast", TypeError, "worker_spin must be a number of seconds, got"),
+        (True, TypeError, "worker_spin must be a number of seconds, got"),
+    ],
+)
+def test_a_bad_worker_spin_is_refused(value: Any, error: type, match: str) -> None:
+    with pytest.raises(error, match=match):
+        hearts_env.vector_env(num_envs=4, num_workers=2, worker_spin=value)
