@@ -271,11 +271,8 @@ def test_a_bad_precision_is_refused(tiny_args) -> None:
         replace(tiny_args, precision="fp16").validate()
 
 
-def test_a_last_minibatch_of_one_decision_leaves_the_weights_finite(tiny_args) -> None:
-    """The rollout's trainable decisions modulo the minibatch size can be 1: that minibatch has
-    no advantage spread (its std is NaN), which once turned every weight into NaN."""
-    from training.ppo import update
-
+def _self_play_rollout(tiny_args: Args) -> tuple[PolicyValueNet, Rollout, np.ndarray, np.ndarray, Args]:
+    """A tiny policy's self-play rollout of 8 four-player games x 64 steps, with its advantages."""
     rules = make_rules("hearts", num_players=4)
     table = Table(rules, 8)
     table.reset(seed=4)
@@ -286,6 +283,15 @@ def test_a_last_minibatch_of_one_decision_leaves_the_weights_finite(tiny_args) -
     buf = Rollout.allocate(64, 8, 4, size, actions)
     collect(table, league, net, buf, np.random.default_rng(0), torch.device("cpu"), 1 / 26)
     adv, trainable = advantages(buf, 4, 1.0, 0.95)
+    return net, buf, adv, trainable, args
+
+
+def test_a_last_minibatch_of_one_decision_leaves_the_weights_finite(tiny_args) -> None:
+    """The rollout's trainable decisions modulo the minibatch size can be 1: that minibatch has
+    no advantage spread (its std is NaN), which once turned every weight into NaN."""
+    from training.ppo import update
+
+    net, buf, adv, trainable, args = _self_play_rollout(tiny_args)
     count = int(trainable.sum())
     assert count > 2
     optimizer = torch.optim.Adam(net.parameters(), lr=3e-4)
@@ -298,16 +304,7 @@ def test_a_last_minibatch_of_one_decision_leaves_the_weights_finite(tiny_args) -
 def test_a_non_finite_loss_is_refused_before_it_reaches_the_weights(tiny_args) -> None:
     from training.ppo import update
 
-    rules = make_rules("hearts", num_players=4)
-    table = Table(rules, 8)
-    table.reset(seed=4)
-    size, actions = table.observer.layout.size, table.engine.num_actions
-    net = PolicyValueNet(size, actions, (8,))
-    args = replace(tiny_args, self_play=1.0, opponents=())
-    league = League(rules, args, np.random.default_rng(0), torch.device("cpu"))
-    buf = Rollout.allocate(64, 8, 4, size, actions)
-    collect(table, league, net, buf, np.random.default_rng(0), torch.device("cpu"), 1 / 26)
-    adv, trainable = advantages(buf, 4, 1.0, 0.95)
+    net, buf, adv, trainable, args = _self_play_rollout(tiny_args)
     adv[np.flatnonzero(trainable)[0]] = np.inf
     args = replace(args, minibatch_size=int(trainable.sum()), update_epochs=1)  # one minibatch
     before = [p.detach().clone() for p in net.parameters()]
