@@ -696,20 +696,10 @@ class HeartsVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("step() before reset(): call reset() first")
         actions = self._checked(actions)
-        if not self._workers:
-            out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
-            ended, _ = self._call("step", [], lambda: self._local.step(actions, out), changes_state=True)
-        else:
-            out = self._buffers
-            out.actions[:] = actions
-            local = self._bounds[1]
-            ended, answers = self._call(
-                "step",
-                [(worker, _STEP) for worker in self._workers],
-                lambda: self._local.step(out.actions[:local], out.rows(0, local)),
-                changes_state=True,
-            )
-            ended = ended or any(answers)
+        if self._workers:
+            self._buffers.actions[:] = actions  # the workers read their games' actions here
+        local = self._bounds[1]
+        out, ended = self._step_shards("step", _STEP, lambda rows: self._local.step(actions[:local], rows))
         return self._outputs(out, ended)
 
     def step_random(
@@ -726,22 +716,25 @@ class HeartsVectorEnv(VectorEnv):
         self._usable("step_random")
         if not self._started:
             raise RuntimeError("step_random() before reset(): call reset() first")
-        if not self._workers:
-            out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
-            ended, _ = self._call("step_random", [], lambda: self._local.step_random(out), changes_state=True)
-        else:
-            out = self._buffers
-            local = self._bounds[1]
-            ended, answers = self._call(
-                "step_random",
-                [(worker, _STEP_RANDOM) for worker in self._workers],
-                lambda: self._local.step_random(out.rows(0, local)),
-                changes_state=True,
-            )
-            ended = ended or any(answers)
+        out, ended = self._step_shards("step_random", _STEP_RANDOM, self._local.step_random)
         results = self._outputs(out, ended)
         results[-1]["actions"] = self._get(out.actions)
         return results
+
+    def _step_shards(
+        self, what: str, payload: bytes, local: Callable[[Buffers], bool]
+    ) -> tuple[Buffers, bool]:
+        """Every shard steps at once: the workers on ``payload``, this process ``local(rows)`` on
+        its own rows of the step's buffers. Returns the buffers and whether any deal ended."""
+        if self._workers:
+            out = self._buffers
+            messages = [(worker, payload) for worker in self._workers]
+        else:
+            out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
+            messages = []
+        rows = out.rows(0, self._bounds[1]) if self._workers else out
+        ended, answers = self._call(what, messages, lambda: local(rows), changes_state=True)
+        return out, bool(ended or any(answers))
 
     def _outputs(
         self, out: Buffers, ended: bool
