@@ -19,6 +19,9 @@ environment configuration. ``kwargs`` that are the agent's own keyword-only para
 =============  ===============================================================================
 
 A *spec* names an agent with parameters, for command lines: ``"ismcts:simulations=1000"``.
+
+:func:`family_defaults` gives, per game family (``"hearts"``, ``"smear"``), the agents that
+training, evaluation and tournaments use when no agent is named.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent, Observation
@@ -42,6 +46,50 @@ REGISTRY: dict[str, str] = {
     "ppo": "agents.ppo:PPOAgent",
 }
 """Agent name -> ``module:class``; imported on use, so optional dependencies stay optional."""
+
+
+@dataclass(frozen=True)
+class FamilyDefaults:
+    """The agents a game family uses when a command names none (agent specs, see :func:`parse_spec`)."""
+
+    heuristic: str
+    """The family's best heuristic: the default opponent of ``play``."""
+    teacher: str
+    """The imitation teacher of training (``--imitation-decisions``)."""
+    opponents: tuple[str, ...]
+    """The training league's heuristic opponents."""
+    eval_opponents: tuple[str, ...]
+    """The opponents of training's periodic evaluation."""
+    tournament: tuple[str, ...]
+    """The agents of a tournament."""
+
+
+FAMILY_DEFAULTS: dict[str, FamilyDefaults] = {
+    "hearts": FamilyDefaults(
+        heuristic="strategy",
+        teacher="strategy",
+        opponents=("strategy", "ducker"),
+        eval_opponents=("strategy", "random"),
+        tournament=("strategy", "ducker", "lowest", "random"),
+    ),
+    "smear": FamilyDefaults(
+        heuristic="smear",
+        teacher="smear",
+        opponents=("smear", "lowest", "random"),
+        eval_opponents=("smear", "random"),
+        tournament=("smear", "lowest", "random"),
+    ),
+}
+"""Game family (``Rules.game``) -> its default agents."""
+
+
+def family_defaults(game: str) -> FamilyDefaults:
+    """The default agents of game family ``game`` (``"hearts"`` or ``"smear"``, i.e. ``rules.game``)."""
+    try:
+        return FAMILY_DEFAULTS[game]
+    except KeyError:
+        known = ", ".join(FAMILY_DEFAULTS)
+        raise ValueError(f"unknown game family {game!r}: choose one of {known}") from None
 
 
 def names() -> list[str]:
@@ -143,12 +191,15 @@ def from_spec(spec: str, rules: Rules) -> Agent:
 
 
 __all__ = [
+    "FAMILY_DEFAULTS",
     "REGISTRY",
     "Agent",
+    "FamilyDefaults",
     "Observation",
     "agent_class",
     "agent_parameters",
     "from_rules",
+    "family_defaults",
     "from_spec",
     "make",
     "names",
