@@ -67,6 +67,7 @@ import numpy as np
 from agents import Agent, from_spec, parse_spec
 from agents.base import random_legal
 from evaluation.flags import non_negative_int, positive_int
+from evaluation.provenance import run_record
 from hearts_env.presets import make_rules
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 from hearts_env.stock import stock_order
@@ -95,8 +96,9 @@ class TournamentConfig:
     seed: int = 0
     """Seed of the deals and of the agents' random numbers."""
     streams: int = 1
-    """Independent random streams: the tables split into this many groups (at most one per table),
-    each with its own agents' generator per round; what Ray actors play in parallel (see above)."""
+    """Independent random streams: the tables split into this many groups (at most one per table:
+    more streams than tables are refused), each with its own agents' generator per round; what
+    Ray actors play in parallel (see above)."""
 
     def validate(self) -> TournamentConfig:
         """Check every field (``TypeError`` / ``ValueError`` naming it and the value); returns ``self``."""
@@ -115,6 +117,11 @@ class TournamentConfig:
         self.tables = positive_int.check("tables", self.tables)
         self.seed = non_negative_int.check("seed", self.seed)
         self.streams = positive_int.check("streams", self.streams)
+        if self.streams > self.table_count:
+            raise ValueError(
+                f"streams={self.streams} is more than the {self.table_count} tables this tournament "
+                "plays: each stream needs at least one table (use --streams <= --tables)"
+            )
         return self
 
     def record(self) -> dict[str, Any]:
@@ -205,11 +212,15 @@ class Tournament:
         json_path: str | Path | None = None,
         progress: bool = True,
         labels: Mapping[str, str] | None = None,
+        command: str | None = None,
     ) -> None:
         self.config = config.validate()
         self.json_path = Path(json_path) if json_path else None
         self.progress = progress
         self.labels = dict(labels or {})
+        self.command = command
+        self.runs: list[dict[str, Any]] = []
+        """Provenance of every run that wrote the record (:mod:`evaluation.provenance`)."""
         self.rules = config.rules()
         if self.rules.first_trick_all_penalty == "redeal":
             # The pass differs between seatings, so a deal cancelled in one would be played in
@@ -294,7 +305,7 @@ class Tournament:
             raise refuse(f"it is not valid JSON (truncated or edited? {error})") from None
         if not isinstance(saved, dict) or "config" not in saved or "progress" not in saved:
             raise refuse("it has no 'config' and 'progress' entries (not written by a tournament)")
-        if saved["config"] != self.config.record():
+        if not self._same_tournament(saved):
             raise ValueError(
                 f"{path} holds a different tournament ({saved['config']}); "
                 "delete it or choose another --json to start this one"
@@ -303,7 +314,30 @@ class Tournament:
             self._check_record(saved["progress"])
         except (TypeError, ValueError) as error:
             raise refuse(f"its progress is inconsistent: {error}") from None
+        runs = saved.get("runs", [])
+        self.runs = list(runs) if isinstance(runs, list) else []
         return saved["progress"]
+
+    def _same_tournament(self, saved: dict[str, Any]) -> bool:
+        """Whether the file's tournament is this one: the same configuration, or one that names
+        the same rules another way (``--players 4`` where the preset's default is 4, an option
+        set to its preset's value) with the same agents, deals, tables, seed and streams."""
+        mine = self.config.record()
+        if saved["config"] == mine:
+            return True
+        if not isinstance(saved["config"], dict):
+            return False
+        rest = ("preset", "num_players", "options")
+        same_play = {k: v for k, v in saved["config"].items() if k not in rest} == {
+            k: v for k, v in mine.items() if k not in rest
+        }
+        rules = json.loads(json.dumps(self.rules.describe()))
+        return same_play and saved["config"].get("preset") == mine["preset"] and saved.get("rules") == rules
+
+    @property
+    def complete(self) -> bool:
+        """Whether every round has been played (a run then plays nothing and reports the record)."""
+        return self.record["rounds_done"] >= self.config.rounds
 
     def _check_record(self, record: Any) -> None:
         """``ValueError`` saying what is wrong when ``record`` is not progress this tournament
@@ -442,16 +476,16 @@ class Tournament:
         :meth:`RoundPlayer.play`'s results of the rounds ``ks`` in order, such as
         :class:`evaluation.ray_pool.RayPool`; they are scored here, so the report is the same.
         """
-        from tqdm import tqdm
-
         rounds = self.config.rounds
         done = self.record["rounds_done"]
         if max_rounds is not None:
             rounds = min(rounds, done + max_rounds)
         todo = range(done, rounds)
+        if len(todo):
+            self.runs.append(run_record(self.command))
         results = pool.rounds(self, todo) if pool is not None else self._local_rounds(todo)
         began = time.perf_counter()
-        bar = tqdm(
+        bar = progress_bar(
             total=self.config.rounds * self.tables, initial=done * self.tables, unit="deal",
             disable=not self.progress, desc=self._bar_text(),
         )  # fmt: skip
@@ -642,6 +676,7 @@ class Tournament:
             "elapsed_s": round(self.record["elapsed_s"], 2),
             "rules": self.rules.describe(),
             "config": self.config.record(),
+            "runs": self.runs,
             "progress": self.record,
         }
 
@@ -889,9 +924,35 @@ def write_csv(report: dict[str, Any], path: str | Path) -> None:
                 writer.writerow({**row, "positions": "+".join(map(str, row["positions"]))})
 
 
+class _NoBar:
+    """What :func:`progress_bar` returns without tqdm: it counts nothing and prints nothing."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(**kwargs: Any) -> Any:
+    """A tqdm progress bar, or one that prints nothing where tqdm is not installed (it comes
+    with the ``training`` extra; a package-only install plays without a bar)."""
+    try:
+        from tqdm import tqdm
+    except ModuleNotFoundError:
+        return _NoBar()
+    return tqdm(**kwargs)
+
+
 def write_png(report: dict[str, Any], path: str | Path) -> None:
-    """A bar chart of mean deal points with 95% error bars."""
-    import matplotlib
+    """A bar chart of mean deal points with 95% error bars (needs matplotlib: ``ModuleNotFoundError``
+    with the install line where it is missing)."""
+    try:
+        import matplotlib
+    except ModuleNotFoundError:
+        raise ModuleNotFoundError(
+            "the chart needs matplotlib: pip install 'hearts-env[training]' (or matplotlib)"
+        ) from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

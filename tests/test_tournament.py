@@ -75,6 +75,46 @@ def test_a_tournament_resumes_to_the_same_result(tmp_path) -> None:
         Tournament(other, json_path=path)
 
 
+def test_resuming_with_the_preset_defaults_spelled_out_is_the_same_tournament(tmp_path) -> None:
+    path = tmp_path / "t.json"
+    plain = TournamentConfig(agents=["lowest", "random"], deals=20, tables=10, seed=5)
+    Tournament(plain, json_path=path, progress=False).run(max_rounds=1)
+    spelled = TournamentConfig(
+        agents=["lowest", "random"], deals=20, tables=10, seed=5, num_players=4, options={"moon": "old"}
+    )
+    resumed = Tournament(spelled, json_path=path, progress=False)
+    assert resumed.record["rounds_done"] == 1  # resumed, not refused
+    assert resumed.run()["deals"] == 20
+    changed = TournamentConfig(
+        agents=["lowest", "random"], deals=20, tables=10, seed=5, num_players=4, options={"moon": "new"}
+    )
+    with pytest.raises(ValueError, match="different tournament"):
+        Tournament(changed, json_path=path)
+
+
+def test_a_record_keeps_each_run_s_command_commit_and_date(tmp_path) -> None:
+    path = tmp_path / "t.json"
+    config = TournamentConfig(agents=["lowest", "random"], deals=20, tables=10, seed=6)
+    Tournament(config, json_path=path, progress=False, command="first").run(max_rounds=1)
+    tournament = Tournament(config, json_path=path, progress=False, command="second")
+    assert not tournament.complete
+    tournament.run()
+    runs = json.loads(path.read_text())["runs"]
+    assert [run["command"] for run in runs] == ["first", "second"]
+    for run in runs:
+        assert run["date"].startswith("20") and run["dirty"] in (True, False, None)
+        assert run["commit"] is None or len(run["commit"]) == 40
+    again = Tournament(config, json_path=path, progress=False, command="third")
+    assert again.complete
+    again.run()  # plays nothing, so it records no run
+    assert len(json.loads(path.read_text())["runs"]) == 2
+
+
+def test_more_streams_than_tables_are_refused() -> None:
+    with pytest.raises(ValueError, match="streams=5 is more than the 4 tables"):
+        TournamentConfig(agents=["random"], deals=4, tables=4, streams=5).validate()
+
+
 def test_cli_writes_json_csv_and_png(tmp_path, capsys) -> None:
     pytest.importorskip("torch")  # the command line builds its train subcommand, which imports torch
     out = tmp_path / "ladder.json"
@@ -167,6 +207,7 @@ def test_a_record_read_back_resumes(record, resumable) -> None:
     report = Tournament(resumable, json_path=record, progress=False).run()
     assert report["deals"] == 6 and report == Tournament(resumable, progress=False).run() | {
         "elapsed_s": report["elapsed_s"],
+        "runs": report["runs"],
         "progress": report["progress"] | {"elapsed_s": report["progress"]["elapsed_s"]},
     }
     assert isinstance(report["progress"]["table_state"]["totals"], list)  # plain lists, not arrays
@@ -193,3 +234,19 @@ def test_the_text_table_fits_long_agent_names() -> None:
     assert all(len(row) == width for row in rows)  # every row ends under the header's last column
     pair_header = next(i for i, line in enumerate(lines) if line.startswith("pair (a - b)"))
     assert len({len(line) for line in lines[pair_header : pair_header + 4]}) == 1
+
+
+def test_the_cli_says_when_the_json_already_holds_the_whole_tournament(tmp_path, capsys) -> None:
+    out = tmp_path / "t.json"
+    argv = ["tournament", "--agents", "lowest,random", "--deals", "4", "--tables", "2", "--quiet",
+            "--json", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    first = capsys.readouterr()
+    assert "already holds" not in first.err
+    runs = json.loads(out.read_text())["runs"]
+    assert len(runs) == 1 and runs[0]["command"] == "hearts-env " + " ".join(argv)
+    assert main(argv) == 0
+    second = capsys.readouterr()
+    assert "already holds this whole tournament (4 deals" in second.err
+    assert "Delete the file" in second.err and "lowest" in second.out  # the report is still printed
+    assert len(json.loads(out.read_text())["runs"]) == 1  # nothing played, nothing recorded

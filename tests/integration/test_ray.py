@@ -87,9 +87,10 @@ def address() -> Iterator[str]:
 
 
 def same(report: dict[str, Any]) -> dict[str, Any]:
-    """A report without its timings (the only entries two runs may differ in)."""
+    """A report without its timings and run records (the only entries two runs may differ in)."""
     out = json.loads(json.dumps(report))
     out.pop("elapsed_s")
+    out.pop("runs")
     out["progress"].pop("elapsed_s")
     return out
 

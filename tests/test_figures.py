@@ -1,0 +1,95 @@
+"""The numbers README.md and results/README.md quote are those of their files in results/.
+
+Every measured figure of the two documents stands in a block rendered by
+:mod:`benchmarks.figures` from the JSON files; these tests fail when a block and its files
+disagree (a file re-measured without ``python -m benchmarks.figures --write``, a number edited
+by hand), when a measured number stands outside every block, and when a file does not say which
+runs wrote it. ``benchmarks.reproduce`` checks a few cheap files against today's code.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from benchmarks import figures, reproduce
+
+DOCUMENTS = {path.relative_to(figures.ROOT).as_posix(): path for path in figures.DOCUMENTS}
+
+MEASURED = re.compile(
+    r"\d\.\d+ ± \d"  # a mean and its interval
+    r"|\d(?:\.\d+)?\s?[kM]/s"  # a rate: 4.88M/s, 71.3k/s
+    r"|\d[\d,]{4,} decisions/s"  # 3,145,728 decisions/s
+)
+"""What a measured number looks like in the prose."""
+
+
+@pytest.mark.parametrize("name", DOCUMENTS)
+def test_every_block_is_its_files_rendering(name: str) -> None:
+    path = DOCUMENTS[name]
+    text = path.read_text(encoding="utf-8")
+    assert figures.blocks(text), f"{name} has no figure blocks"
+    stale = figures.stale(path)
+    assert not stale, (
+        f"{name}: blocks {stale} differ from their files: run python -m benchmarks.figures --write"
+    )
+
+
+@pytest.mark.parametrize("name", DOCUMENTS)
+def test_no_measured_number_stands_outside_a_block(name: str) -> None:
+    prose = figures.outside_blocks(DOCUMENTS[name].read_text(encoding="utf-8"))
+    found = [m.group(0) for m in MEASURED.finditer(prose)]
+    assert not found, f"{name}: measured numbers outside figure blocks (put them in a block): {found}"
+
+
+def test_the_block_markers_pair_up_and_name_known_figures() -> None:
+    for name, path in DOCUMENTS.items():
+        text = path.read_text(encoding="utf-8")
+        opened, closed = text.count("<!-- figure: "), text.count("<!-- /figure -->")
+        assert opened == closed == len(figures.blocks(text)), name
+        unknown = {block for block, _ in figures.blocks(text)} - set(figures.FIGURES)
+        assert not unknown, f"{name}: unknown figure blocks {unknown}"
+
+
+def test_a_changed_file_makes_its_block_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check can fail: a document whose number was edited by hand is caught."""
+    text = DOCUMENTS["README.md"].read_text(encoding="utf-8")
+    name, body = next((n, b) for n, b in figures.blocks(text) if n == "ladder-short")
+    edited = text.replace(body, body.replace("±", "+-", 1))
+    copy = tmp_path / "README.md"
+    copy.write_text(edited, encoding="utf-8")
+    assert figures.stale(copy) == [name]
+    assert figures.render(edited) == text
+
+
+def _run_records(data: object) -> list:
+    return data.get("runs", []) if isinstance(data, dict) else []
+
+
+def test_every_file_a_figure_reads_records_its_runs() -> None:
+    figures.READ.clear()
+    for render in figures.FIGURES.values():
+        try:
+            render()
+        except FileNotFoundError as error:
+            pytest.fail(f"a figure reads a file that is not there: {error}")
+    assert figures.READ
+    for path in sorted(figures.READ):
+        runs = _run_records(figures._load(path))
+        where = path.relative_to(figures.ROOT)
+        assert runs, f"{where} records no runs (command, commit, date)"
+        for run in runs:
+            assert run.get("command"), f"{where}: a run without its command"
+            assert "commit" in run and str(run.get("date", "")).startswith("20"), f"{where}: {run}"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["ladder_hearts.json", "presets/black_maria_3.json", "smear/smear_partnership-4.json",
+     "smear/ppo-vs-smear-4.json"],
+)  # fmt: skip
+def test_cheap_result_files_reproduce_on_today_s_code(name: str) -> None:
+    outcome = reproduce.replay(figures.RESULTS / name, rounds=1)
+    assert outcome.status in ("same", "skipped"), f"{name}: {outcome.detail}: measure it again"
