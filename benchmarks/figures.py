@@ -256,17 +256,13 @@ def _ppo_ismcts(path: str) -> tuple[dict, dict, tuple[float, float], dict]:
 
 
 def ppo_ismcts_short() -> str:
-    """README.md: the PPO agents against IS-MCTS."""
-    *_, early, _ = _ppo_ismcts("ppo_vs_ismcts1000.json")
-    *_, shipped, report = _ppo_ismcts("ppo_vs_ismcts1000_extended.json")
+    """README.md: the shipped PPO agent against IS-MCTS."""
+    *_, diff, report = _ppo_ismcts("ppo_vs_ismcts1000.json")
     return (
-        "Against OpenSpiel's IS-MCTS with 1,000 simulations (OpenSpiel's rules, 1,000 duplicate deals,\n"
-        "seating ppo, ismcts, ppo, ismcts and its rotation), measured with the 60-minute checkpoint\n"
-        "(no longer shipped, so that file does not reproduce with today's `ppo`):\n"
-        f"ppo − IS-MCTS = {pm(*early)} points per deal (`results/ppo_vs_ismcts1000.json`, command in\n"
-        f"`results/README.md`); the shipped 80-minute checkpoint, in the {report['deals']} deals a "
-        "9-minute budget\n"
-        f"allowed (`--minutes 9`, `results/ppo_vs_ismcts1000_extended.json`): {pm(*shipped)}.\n"
+        "Against OpenSpiel's IS-MCTS with 1,000 simulations (OpenSpiel's rules, seating ppo, ismcts, ppo,\n"
+        f"ismcts and its rotation), over {report['deals']:,} duplicate deals "
+        "(`results/ppo_vs_ismcts1000.json`, command in\n"
+        f"`results/README.md`): ppo − IS-MCTS = {pm(*diff)} points per deal.\n"
     )
 
 
@@ -283,17 +279,13 @@ def ppo_table() -> str:
         f"{pm(p['mean_points'], p['ci95'])} | {pm(s['mean_points'], s['ci95'])} | "
         f"{pm(*pair(report, 'ppo', 'strategy'))} | {report['elapsed_s']:.0f} s |"
     )
-    for label, path in (
-        ("shipped 80-minute checkpoint (`--minutes 9`, `ppo_vs_ismcts1000_extended.json`)",
-         "ppo_vs_ismcts1000_extended.json"),
-        ("60-minute checkpoint (no longer shipped)", "ppo_vs_ismcts1000.json"),
-    ):  # fmt: skip
-        p, i, diff, report = _ppo_ismcts(path)
-        lines.append(
-            f"| vs IS-MCTS, 1000 simulations (OpenSpiel's rules), {label} | {report['deals']} | "
-            f"{pm(p['mean_points'], p['ci95'])} | {pm(i['mean_points'], i['ci95'])} | {pm(*diff)} | "
-            f"{report['elapsed_s']:.0f} s |"
-        )
+    p, i, diff, report = _ppo_ismcts("ppo_vs_ismcts1000.json")
+    lines.append(
+        "| vs IS-MCTS, 1000 simulations (OpenSpiel's rules), shipped 80-minute checkpoint | "
+        f"{report['deals']} | "
+        f"{pm(p['mean_points'], p['ci95'])} | {pm(i['mean_points'], i['ci95'])} | {pm(*diff)} | "
+        f"{report['elapsed_s']:.0f} s |"
+    )
     return "\n".join(lines) + "\n"
 
 
