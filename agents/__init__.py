@@ -1,8 +1,9 @@
 """Policies that map (observation, action mask) to a card: a ladder of baselines and adapters.
 
-``agents.make(name, preset="hearts", num_players=4, **kwargs)`` builds the agent ``name`` for that
-environment configuration. ``kwargs`` that are the agent's own keyword-only parameters (e.g.
-``simulations`` for ``ismcts``) go to the agent; the rest are rule options (docs/rules.md)::
+``agents.make(name, preset="hearts", num_players=None, **kwargs)`` builds the agent ``name`` for
+that environment configuration (``num_players=None``: the preset's default, as the envs).
+``kwargs`` that are the agent's own keyword-only parameters (e.g. ``simulations`` for
+``ismcts``) go to the agent; the rest are rule options (docs/rules.md)::
 
     agent = agents.make("strategy", "black_maria", num_players=3)
     actions = agent.act({"observation": obs, "action_mask": mask}, rng)  # (B,)
@@ -17,6 +18,12 @@ environment configuration. ``kwargs`` that are the agent's own keyword-only para
 ``ismcts``     OpenSpiel's IS-MCTS bot at our table (standard 4-player Hearts; needs open_spiel)
 ``ppo``        a trained PPO policy (:mod:`agents.ppo`; needs torch)
 =============  ===============================================================================
+
+``random`` and ``lowest`` play every preset; ``ducker`` and ``strategy`` the Hearts family,
+``smear`` the Smear family, ``ismcts`` the rules OpenSpiel's ``hearts`` implements, ``ppo`` the
+configuration its checkpoint was trained for. Each agent class declares it
+(:meth:`Agent.supports`); :func:`refusal` asks without building the agent, and building one for
+rules it cannot play is one ``ValueError`` naming the agent, the preset and what it plays.
 
 A *spec* names an agent with parameters, for command lines: ``"ismcts:simulations=1000"``.
 
@@ -111,6 +118,15 @@ def agent_parameters(name: str) -> list[str]:
     return [p.name for p in signature.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
 
 
+def refusal(name: str, rules: Rules) -> str | None:
+    """Why agent ``name`` cannot play ``rules``, as the one line :func:`make` raises (None: it can).
+
+    From the class's declaration alone (:meth:`Agent.supports`): nothing is built or imported
+    beyond the agent's module, so a command can check its agents before it starts. A ``ppo``
+    checkpoint's own configuration is checked when it is loaded."""
+    return agent_class(name).refusal(rules)
+
+
 def from_rules(name: str, rules: Rules, **params: Any) -> Agent:
     """Agent ``name`` for an existing :class:`~hearts_env.rules.Rules`, with its own ``params``."""
     unknown = set(params) - set(agent_parameters(name))
@@ -120,11 +136,12 @@ def from_rules(name: str, rules: Rules, **params: Any) -> Agent:
     return agent_class(name)(rules, **params)
 
 
-def make(name: str, preset: str = "hearts", num_players: int | None = 4, **kwargs: Any) -> Agent:
-    """Agent ``name`` for ``preset`` with ``num_players`` (None: the preset's default).
+def make(name: str, preset: str = "hearts", num_players: int | None = None, **kwargs: Any) -> Agent:
+    """Agent ``name`` for ``preset`` with ``num_players`` (None: the preset's default, as the envs).
 
     ``kwargs`` naming one of the agent's keyword-only parameters go to the agent; the others are
-    rule options passed to :func:`hearts_env.make_rules`.
+    rule options passed to :func:`hearts_env.make_rules`. Rules the agent cannot play are one
+    ``ValueError`` naming the agent, the preset and what it plays (see :func:`refusal`).
     """
     own = set(agent_parameters(name))
     params = {key: value for key, value in kwargs.items() if key in own}
@@ -206,4 +223,5 @@ __all__ = [
     "parse_option",
     "parse_spec",
     "parse_value",
+    "refusal",
 ]

@@ -19,6 +19,13 @@ With the PettingZoo env (one unbatched observation) use :meth:`Agent.act_one`. E
 takes the observation in any format of :mod:`hearts_env.formats` (``obs_format="uint8"`` or
 ``"packed"``: ``observation`` plus ``tail``): the base class turns it into the float32 one
 before the agent's own ``act`` sees it.
+
+What an agent can play is declared on its class: :attr:`Agent.games` (the game families) and
+:meth:`Agent.supports` (the reason it cannot play a rules set, or None); building an agent for
+rules it cannot play is one ``ValueError`` naming the agent, the preset and what it plays. At
+every ``act`` the base class checks the observation against the rules the agent was built for
+(:func:`check_observation`: the widths of the observation and the mask, one row each, and a
+legal action in every row), so another configuration's observation is an error, not an action.
 """
 
 from __future__ import annotations
@@ -26,14 +33,15 @@ from __future__ import annotations
 import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from hearts_env.bits import random_legal  # noqa: F401  (agents.base.random_legal, as before)
 from hearts_env.formats import unpack_numpy
 from hearts_env.observation import Layout, layout
-from hearts_env.rules import Rules
+from hearts_env.presets import preset_names
+from hearts_env.rules import GAMES, Rules
 
 Observation = Mapping[str, np.ndarray]
 
@@ -43,10 +51,35 @@ class Agent(ABC):
     parameters are the agent's own settings (``agents.make`` routes them there)."""
 
     name: str = "agent"
+    games: ClassVar[tuple[str, ...]] = GAMES
+    """The game families (``Rules.game``) this agent plays; :meth:`supports` may narrow them."""
 
     def __init__(self, rules: Rules) -> None:
+        refusal = self.refusal(rules)
+        if refusal is not None:
+            raise ValueError(refusal)
         self.rules = rules
         self.layout: Layout = layout(rules)
+
+    @classmethod
+    def supports(cls, rules: Rules) -> str | None:
+        """None when this agent can play ``rules``; otherwise what it plays (the reason it cannot).
+
+        The base class checks the game family against :attr:`games`; an agent with narrower
+        needs (OpenSpiel's one game) extends it."""
+        if rules.game in cls.games:
+            return None
+        families = " and ".join(f"{g.capitalize()}-family" for g in cls.games)
+        presets = ", ".join(name for g in cls.games for name in preset_names(g))
+        return f"it plays {families} presets only ({presets})"
+
+    @classmethod
+    def refusal(cls, rules: Rules) -> str | None:
+        """The one-line error for building this agent for ``rules`` (None: it can play them)."""
+        reason = cls.supports(rules)
+        if reason is None:
+            return None
+        return f"agent {cls.name!r} cannot play {rules.preset} with {rules.num_players} players: {reason}"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Each subclass's ``act`` gets float32 observations whatever format it is called with."""
@@ -82,9 +115,44 @@ def as_float32(obs: Observation, lay: Layout) -> Observation:
     return out
 
 
+def check_observation(obs: Observation, rules: Rules, lay: Layout) -> None:
+    """``ValueError`` unless ``obs`` is a batch of observations of ``rules``: the observation
+    (or, in a compact format, its words and ``tail``) as wide as the layout says, an action mask
+    as wide as ``rules.action_names``, one row each, and a legal action in every row.
+
+    Shape checks and one ``any`` over the mask: cheap beside any agent's ``act``."""
+    where = f"{rules.preset} with {rules.num_players} players"
+    main, mask = np.asarray(obs["observation"]), np.asarray(obs["action_mask"])
+    if "tail" in obs:
+        packing, tail = lay.packing, np.asarray(obs["tail"])
+        width = packing.words if main.dtype in (np.uint64, np.int64) else packing.bit_count
+        ok = main.ndim == 2 and main.shape[1] == width and tail.shape == (len(main), packing.tail)
+        shapes = f"{main.shape} with tail {tail.shape}"
+        expected = f"(B, {width}) with tail (B, {packing.tail})"
+    else:
+        ok = main.ndim == 2 and main.shape[1] == lay.size
+        shapes, expected = str(main.shape), f"(B, {lay.size})"
+    if not ok:
+        raise ValueError(
+            f"observation of shape {shapes} does not fit {where}: expected {expected} "
+            "(another configuration's observation?)"
+        )
+    actions = len(rules.action_names)
+    if mask.shape != (len(main), actions):
+        raise ValueError(
+            f"action_mask of shape {mask.shape} does not fit {where}: expected ({len(main)}, {actions}), "
+            "one row of every action per observation"
+        )
+    legal = mask.any(axis=1)
+    if not legal.all():
+        row = int(np.flatnonzero(~legal)[0])
+        raise ValueError(f"action_mask row {row} has no legal action ({where}): nothing to play")
+
+
 def _any_format(act: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     @functools.wraps(act)
     def wrapped(self: Agent, obs: Observation, rng: np.random.Generator) -> np.ndarray:
+        check_observation(obs, self.rules, self.layout)
         return act(self, as_float32(obs, self.layout), rng)
 
     return wrapped

@@ -2,7 +2,10 @@
 
 Only standard 4-player Hearts, the game OpenSpiel implements (pass 3 cards or hold, 2♣ leads,
 Q♠ 13 and hearts 1, old moon, optionally J♦ -10 and the no-trick bonus); rules it cannot
-express raise ``ValueError`` naming the option. ``open_spiel`` is an optional dependency.
+express (:func:`openspiel_problems`: partnerships, two decks, jokers, a kitty or stock, bids and
+declarations, another first-trick rule, scoring or moon, and every Smear preset) are one
+``ValueError`` naming what it needs, raised before OpenSpiel is imported. ``open_spiel`` is an
+optional dependency.
 
 What the bot is told
 --------------------
@@ -62,28 +65,47 @@ def from_openspiel(action: int) -> int:
     return NUM_RANKS * (action % 4) + action // 4
 
 
-def openspiel_parameters(rules: Rules) -> dict[str, bool]:
-    """OpenSpiel ``hearts`` parameters that play exactly like ``rules``; ``ValueError`` if none do."""
+def openspiel_problems(rules: Rules) -> list[str]:
+    """What OpenSpiel's ``hearts`` needs that ``rules`` lack (empty: it plays exactly like them)."""
+    if rules.game != "hearts":
+        return ["a Hearts-family preset, standard 4-player Hearts"]
     problems = []
-    if rules.num_players != NUM_PLAYERS or rules.removed or rules.leftover != "remove":
-        problems.append("4 players and the full deck")
+    one_deck = rules.decks == 1 and not rules.jokers and rules.stock_deal is None and rules.deal_size is None
+    if rules.num_players != NUM_PLAYERS or rules.removed or rules.leftover != "remove" or not one_deck:
+        problems.append("4 players and one full deck dealt out (no second deck, jokers, kitty or stock)")
+    if rules.teams:
+        problems.append("no partnerships (teams)")
+    if rules.bidding != "none":
+        problems.append("no bids or declarations (bidding='none')")
     if rules.pass_count not in (0, 3) or (rules.pass_count == 0 and set(rules.pass_directions) != {"hold"}):
         problems.append("pass_count 3 (or no passing)")
     if rules.first_lead == "eldest":
         problems.append("first_lead lowest_club or any_club")
     if rules.queen_needs_break or rules.club_play or rules.discard_first is not None:
         problems.append("queen_needs_break, club_play and discard_first off")
+    if rules.first_trick_all_penalty != "play":
+        problems.append("first_trick_all_penalty='play'")
     if rules.moon != "old" or rules.moon_cards != "penalty" or rules.moon_points is not None:
         problems.append("moon='old' on the penalty cards")
-    if rules.scoring != "points" or rules.no_tricks_bonus not in (0, -5):
-        problems.append("plain point scoring, no_tricks_bonus 0 or -5")
-    jd_bonus = rules.card_points == points_table({"hearts": 1, "QS": 13, "JD": -10})
-    if rules.card_points != points_table({"hearts": 1, "QS": 13}) and not jd_bonus:
+    if rules.scoring != "points" or rules.no_tricks_bonus not in (0, -5) or rules.settlement != "points":
+        problems.append("plain point scoring (no chips), no_tricks_bonus 0 or -5")
+    if rules.card_points not in (points_table(_HEARTS_POINTS), points_table(_JD_BONUS_POINTS)):
         problems.append("card points hearts 1, Q♠ 13 (optionally J♦ -10)")
+    return problems
+
+
+_HEARTS_POINTS = {"hearts": 1, "QS": 13}
+_JD_BONUS_POINTS = {"hearts": 1, "QS": 13, "JD": -10}
+
+
+def openspiel_parameters(rules: Rules) -> dict[str, bool]:
+    """OpenSpiel ``hearts`` parameters that play exactly like ``rules``; ``ValueError`` if none do."""
+    problems = openspiel_problems(rules)
     if problems:
         raise ValueError(
             f"OpenSpiel's hearts cannot play these rules ({rules.preset}); it needs " + "; ".join(problems)
         )
+    jd_bonus = rules.card_points == points_table(_JD_BONUS_POINTS)
     return {
         "pass_cards": rules.pass_count == 3,
         "no_pts_on_first_trick": rules.no_points_first_trick,
@@ -116,21 +138,32 @@ class ISMCTSAgent(Agent):
     """
 
     name = "ismcts"
+    games = ("hearts",)
 
     def __init__(
         self, rules: Rules, *, simulations: int = 100, uct_c: float = 8.0, rollouts: int = 1
     ) -> None:
         super().__init__(rules)
+        self.simulations = _count("simulations", simulations)
+        self.rollouts = _count("rollouts", rollouts)
+        if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float)):
+            raise TypeError(f"ismcts parameter uct_c must be a number, got {type(uct_c).__name__} {uct_c!r}")
+        if not 0 < uct_c < float("inf"):
+            raise ValueError(f"ismcts parameter uct_c must be a positive number, got {uct_c!r}")
+        self.uct_c = float(uct_c)
         try:
             import pyspiel
         except ImportError as error:
             raise ImportError("the ismcts agent needs OpenSpiel: pip install open_spiel") from error
         self.pyspiel = pyspiel
         self.game = pyspiel.load_game("hearts", openspiel_parameters(rules))
-        self.simulations = int(simulations)
-        self.uct_c = float(uct_c)
-        self.rollouts = int(rollouts)
         self._deals: dict[int, _Deal] = {}
+
+    @classmethod
+    def supports(cls, rules: Rules) -> str | None:
+        """None for the rules OpenSpiel's ``hearts`` implements, else what it needs."""
+        problems = openspiel_problems(rules)
+        return "OpenSpiel's hearts needs " + "; ".join(problems) if problems else None
 
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         """IS-MCTS actions (B,), one search per row."""
@@ -246,6 +279,15 @@ class ISMCTSAgent(Agent):
         for _, card in deal.plays:
             state.apply_action(to_openspiel(card))
         return state
+
+
+def _count(name: str, value: object) -> int:
+    """``value`` if it is a positive int; else a ``TypeError`` / ``ValueError`` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"ismcts parameter {name} must be an int, got {type(value).__name__} {value!r}")
+    if value <= 0:
+        raise ValueError(f"ismcts parameter {name} must be at least 1, got {value}")
+    return int(value)
 
 
 def _fill(required: list[int], known: int, rng: np.random.Generator) -> list[int]:

@@ -3,9 +3,12 @@
 ``agents.make("ppo", preset, num_players, checkpoint=PATH)`` plays the policy file saved at
 ``PATH`` (``policy.pt`` of a :mod:`training.ppo` run). Without ``checkpoint`` it
 plays the checkpoint shipped for that preset and player count, ``agents/checkpoints/<preset>-<n>p.pt``
-(standard 4-player Hearts, 3-player Black Maria; package data, so an installed wheel has them
-too), or raises ``FileNotFoundError`` naming what ships. By default it plays the most probable
-legal card (``greedy=True``); ``greedy=False`` samples from the policy, as in training.
+(standard 4-player Hearts, 3-player Black Maria, 4-player partnership Smear; package data, so an
+installed wheel has them too), or raises :class:`NoShippedCheckpointError` (a ``FileNotFoundError``
+and a ``ValueError``) naming what ships. A checkpoint plays the preset and player count it was
+trained for, and nothing else (one ``ValueError``); other rule options of that preset play with
+a warning. By default it plays the most probable legal card (``greedy=True``); ``greedy=False``
+samples from the policy, as in training.
 
 The network, :class:`PolicyValueNet`, lives here rather than in ``training/`` so that playing a
 checkpoint needs only torch: a small MLP over the flat observation of
@@ -53,6 +56,11 @@ SHIPPED_DIR = Path(str(resources.files("agents") / "checkpoints"))
 """Where the shipped checkpoints live: ``<preset>-<n>p.pt`` (with their learning curves), package
 data of :mod:`agents` found through :mod:`importlib.resources`, so a source tree, an editable install
 and an installed wheel all find them (packages install unzipped, so it is a directory)."""
+
+
+class NoShippedCheckpointError(FileNotFoundError, ValueError):
+    """No checkpoint ships for this preset and player count: a missing file, and (as every agent
+    that cannot play some rules, for ``agents.make``'s callers) a ``ValueError``."""
 
 
 def shipped_path(preset: str, num_players: int) -> Path:
@@ -229,21 +237,32 @@ class PPOAgent(Agent):
         device: str = "cpu",
     ) -> None:
         super().__init__(rules)
+        if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+            raise TypeError(
+                f"ppo parameter checkpoint must be a path (str or Path) to a policy file, "
+                f"got {type(checkpoint).__name__} {checkpoint!r}"
+            )
+        if not isinstance(greedy, (bool, np.bool_)):
+            got = f"{type(greedy).__name__} {greedy!r}"
+            raise TypeError(f"ppo parameter greedy must be True or False, got {got}")
+        if not isinstance(device, (str, torch.device)):
+            raise TypeError(f"ppo parameter device must be a str such as 'cpu', got {type(device).__name__}")
         if checkpoint is None:
             path = shipped_path(rules.preset, rules.num_players)
             if not path.exists():
                 ships = ", ".join(shipped()) or "none"
-                raise FileNotFoundError(
-                    f"no PPO checkpoint ships for {rules.preset} with {rules.num_players} players "
-                    f"(shipped: {ships}); train one with `python -m training.ppo --preset {rules.preset} "
-                    f"--num-players {rules.num_players}` and pass checkpoint=PATH"
+                raise NoShippedCheckpointError(
+                    f"agent 'ppo': no PPO checkpoint ships for {rules.preset} with "
+                    f"{rules.num_players} players (shipped: {ships}); train one with "
+                    f"`python -m training.ppo --preset {rules.preset} --num-players {rules.num_players}` "
+                    "and pass checkpoint=PATH"
                 )
             checkpoint = path
         self.checkpoint = str(checkpoint)
         content = load_policy(checkpoint)
         self._check(content)
         self.trained = content.get("trained") or {}
-        self.greedy = greedy
+        self.greedy = bool(greedy)
         self.device = torch.device(device)
         try:
             net = network_from(content)
@@ -266,15 +285,18 @@ class PPOAgent(Agent):
 
     def _check(self, content: dict[str, Any]) -> None:
         size, actions = self.layout.size, len(self.rules.action_names)  # cards, then decisions
-        if content["num_players"] != self.rules.num_players or content["obs_size"] != size:
+        preset, players = self.rules.preset, self.rules.num_players
+        if (content["preset"], content["num_players"]) != (preset, players):
             raise ValueError(
-                f"checkpoint {self.checkpoint} plays {content['preset']} with {content['num_players']} "
-                f"players (observation {content['obs_size']}); these rules have "
-                f"{self.rules.num_players} players (observation {size})"
+                f"agent 'ppo' cannot play {preset} with {players} players: checkpoint {self.checkpoint} "
+                f"plays {content['preset']} with {content['num_players']} players only (train one with "
+                f"`python -m training.ppo --preset {preset} --num-players {players}`)"
             )
-        if content["num_actions"] != actions:
+        if (content["obs_size"], content["num_actions"]) != (size, actions):
             raise ValueError(
-                f"checkpoint {self.checkpoint} has {content['num_actions']} actions, rules {actions}"
+                f"agent 'ppo' cannot play these {preset} rules: checkpoint {self.checkpoint} has "
+                f"observation {content['obs_size']} and {content['num_actions']} actions, these rules "
+                f"observation {size} and {actions} actions (options that change the observation)"
             )
         ours = self.rules.describe()
         differ = sorted(

@@ -106,6 +106,7 @@ class DuckerAgent(Agent):
     """Ducks under the winning card whenever it can (see the module docstring)."""
 
     name = "ducker"
+    games = ("hearts",)
 
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         """Ducking actions (B,)."""

@@ -72,6 +72,7 @@ class SmearAgent(Agent):
     """
 
     name = "smear"
+    games = ("smear",)
 
     def __init__(
         self,
@@ -81,8 +82,6 @@ class SmearAgent(Agent):
         game_weight: float = 0.03,
         power_weight: float = 0.5,
     ) -> None:
-        if rules.game != "smear":
-            raise ValueError(f"the smear agent plays Smear rules, got game={rules.game!r}")
         super().__init__(rules)
         self.margin = default_margin(rules) if margin is None else float(margin)
         self.game_weight, self.power_weight = game_weight, power_weight

@@ -108,6 +108,7 @@ class StrategyAgent(Agent):
     """The full strategy-text player (see the module docstring)."""
 
     name = "strategy"
+    games = ("hearts",)
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)

@@ -194,7 +194,13 @@ def test_a_general_only_with_a_hand_that_takes_everything() -> None:
 
 
 def test_the_auction_is_passed_with_a_hand_weak_in_every_suit() -> None:
-    rules, table = position(deal_around("AC KC QC AD KD QD AH KH QH AS KS QS JS"), preset="auction_hearts")
+    weak = deal_around("AC KC QC AD KD QD AH KH QH AS KS QS JS")
+    # Eldest hand (seat 0) opens: he may not pass, so he bids the least.
+    rules, table = position(weak, preset="auction_hearts")
+    assert decide("strategy", rules, table) == "bid:1"
+    # Second to bid, the same hand passes.
+    rules, table = position([weak[1], weak[0], *weak[2:]], preset="auction_hearts")
+    step_names(rules, table, "bid:1")
     assert decide("strategy", rules, table) == "pass"
     # Void in clubs with every high heart: a chip for clubs as the penalty suit.
     rules, table = position(deal_around("AH KH QH JH TH AD KD QD AS KS QS JS TS"), preset="auction_hearts")
@@ -312,6 +318,9 @@ def test_lowest_and_ducker_pass_every_bidding_round() -> None:
         ("partnership_hearts", {"version": "C"}),
     ):
         rules, table = position(deal_around(DOMINANT), preset=preset, **options)
+        if preset == "auction_hearts":  # eldest hand opens the auction: he may not pass
+            assert decide("lowest", rules, table) == decide("ducker", rules, table) == "bid:1"
+            step_names(rules, table, "bid:1")
         assert decide("lowest", rules, table) == decide("ducker", rules, table) == "pass"
 
 
