@@ -5,20 +5,27 @@ format and the int8 mask at B=4096 and at 2048 (one shard of two); a shard's who
 process of its own, alone and with a second one beside it (no pipes: what the cores cost each
 other); then ``vector_env`` per format and worker count, the random cards drawn by this process
 or by each shard (``step_random``), with workers also pinned to a core of their own (and this
-process to another). The README's step breakdown comes from this.
+process to another). The README's step breakdown comes from this (``--json FILE`` saves every
+number printed, with the command, numpy's version, the machine and the run's commit and date).
 
-Run: ``python -m benchmarks.step_breakdown``.
+Run: ``python -m benchmarks.step_breakdown [--json results/step_breakdown.json]``.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import shlex
+import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 import hearts_env
+from benchmarks.throughput import report
 from hearts_env.bits import random_bit
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
@@ -34,8 +41,9 @@ def microseconds(call: Callable[[], object], repeats: int = 2000) -> float:
     return (time.perf_counter() - start) / repeats * 1e6
 
 
-def table_parts(batch: int, rng: np.random.Generator) -> str:
-    """The engine, the three formats and the mask of a table of ``batch`` games in the steady state."""
+def table_parts(batch: int, rng: np.random.Generator) -> dict[str, float]:
+    """Microseconds of the engine, the three formats and the mask of a table of ``batch`` games in
+    the steady state, by part."""
     table = Table(make_rules("hearts"), batch)
     table.reset(seed=0)
 
@@ -56,7 +64,7 @@ def table_parts(batch: int, rng: np.random.Generator) -> str:
         "packed": lambda: table.encode("packed", out=words, tail=tail, constants=False),
         "int8 mask": table.action_mask,
     }
-    return f"B={batch}: " + "; ".join(f"{name} {microseconds(call):.0f} us" for name, call in parts.items())
+    return {name: microseconds(call) for name, call in parts.items()}
 
 
 def vector_step(
@@ -125,14 +133,26 @@ def side_by_side(obs_format: str, processes: int, batch: int = 2048, seconds: fl
     return times
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Command line: print each part's cost (and save the numbers as JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", help="write every number printed to this JSON file")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args(argv)
+    measured: dict[str, Any] = {"tables": [], "shards": [], "vector_env": []}
     rng = np.random.default_rng(0)
     legal = np.random.default_rng(1).integers(1, 2**52, 4096, dtype=np.uint64)
-    print(f"random_bit(4096): {microseconds(lambda: random_bit(legal, rng)):.0f} us")
+    measured["random_bit_us"] = microseconds(lambda: random_bit(legal, rng))
+    print(f"random_bit(4096): {measured['random_bit_us']:.0f} us")
     for batch in (4096, 2048):
-        print(table_parts(batch, rng))
+        parts = table_parts(batch, rng)
+        measured["tables"].append({"batch": batch, "parts_us": parts})
+        print(f"B={batch}: " + "; ".join(f"{name} {us:.0f} us" for name, us in parts.items()), flush=True)
     for obs_format in hearts_env.OBS_FORMATS:  # a shard's whole step, alone and beside another
         alone, pair = side_by_side(obs_format, 1), side_by_side(obs_format, 2)
+        measured["shards"].append(
+            {"format": obs_format, "batch": 2048, "alone_us": alone[0], "beside_us": pair}
+        )
         print(
             f"shard of 2048, {obs_format}: alone {alone[0]:.0f} us/step; two at once "
             + ", ".join(f"{us:.0f}" for us in pair)
@@ -143,11 +163,19 @@ def main() -> None:
         for workers, pin in ((1, False), (2, False), (2, True)):
             for player in ("caller", "shard"):
                 us = vector_step(obs_format, workers, pin, rng, player)
+                measured["vector_env"].append({
+                    "format": obs_format, "processes": workers, "pinned": pin, "player": player,
+                    "us_per_step": us, "decisions_per_s": 4096 / us * 1e6,
+                })  # fmt: skip
                 print(
                     f"vector_env {obs_format:8} procs {workers} pinned {pin!s:5} random {player:6}: "
                     f"{us:.0f} us/step = {4096 / us:.2f}M decisions/s",
                     flush=True,
                 )
+    if args.json:
+        command = shlex.join(["python", "-m", "benchmarks.step_breakdown", *argv])
+        with open(args.json, "w") as f:
+            json.dump(report(command, **measured), f, indent=2)
 
 
 if __name__ == "__main__":

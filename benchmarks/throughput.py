@@ -21,23 +21,29 @@ Everything is measured in one run on the same machine with uniformly random lega
 Batched runs are measured in the steady state (see ``WARMUP_STEPS``).
 
 Run: ``python -m benchmarks.throughput`` (``make bench``); ``--all-presets`` adds one row per
-preset at B=4096; ``--json FILE`` saves the numbers; ``--check-targets`` ends with the issue-12
-targets (:data:`TARGETS`), each met or missed, and exits 1 if one is missed.
+preset at B=4096; ``--json FILE`` saves the numbers (:func:`report`: the rows with the command,
+numpy's version, the machine and the run's commit and date); ``--check-targets`` ends with the
+issue-12 targets (:data:`TARGETS`), each met or missed, and exits 1 if one is missed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import shlex
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
 import hearts_env
 from agents.base import random_legal
+from evaluation.provenance import run_record
 from hearts_env.bits import random_bit
 from hearts_env.presets import make_rules, preset_names
 from hearts_env.table import Table
@@ -260,6 +266,26 @@ def check_targets(rows: list[Row]) -> tuple[bool, str]:
     return ok, "\n".join(lines)
 
 
+def machine() -> dict[str, Any]:
+    """What the numbers were measured on: processor, architecture, system, Python, CPU count."""
+    return {
+        "processor": platform.processor() or platform.machine(), "machine": platform.machine(),
+        "system": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count(),
+    }  # fmt: skip
+
+
+def report(command: str, **measured: Any) -> dict[str, Any]:
+    """A benchmark's JSON file: ``command`` (as typed), numpy's version, the machine, one
+    :func:`~evaluation.provenance.run_record`, then the ``measured`` values."""
+    return {"command": command, "numpy": np.__version__, "machine": machine(), "runs": [run_record(command)],
+            **measured}  # fmt: skip
+
+
+def rows_of(data: list[dict[str, Any]] | dict[str, Any]) -> list[dict[str, Any]]:
+    """The row dicts of a throughput file: :func:`report`'s object or the bare list written before it."""
+    return data if isinstance(data, list) else data["rows"]
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line: print the throughput table (and save it as JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -268,6 +294,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", help="write the rows to this JSON file")
     parser.add_argument("--workers", default="1,2", help="vector_env worker counts (default 1,2)")
     parser.add_argument("--check-targets", action="store_true", help="check the targets; exit 1 if missed")
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
     try:
         workers = tuple(int(k) for k in args.workers.split(","))
@@ -277,8 +304,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"hearts-env throughput ({platform.processor() or platform.machine()}, numpy {np.__version__})")
     print(table_text(rows))
     if args.json:
+        command = shlex.join(["python", "-m", "benchmarks.throughput", *argv])
         with open(args.json, "w") as f:
-            json.dump([asdict(r) for r in rows], f, indent=2)
+            json.dump(report(command, rows=[asdict(r) for r in rows]), f, indent=2)
     if args.check_targets:
         ok, text = check_targets(rows)
         print(text)
