@@ -84,9 +84,8 @@ def rerun(path: Path) -> int:
     fresh.unlink(missing_ok=True)
     argv = shlex.split(command)[1:]
     argv[argv.index("--json") + 1] = str(fresh)
-    from hearts_cli import main as cli
-
-    status = cli(argv)
+    # The command line sits above the benchmarks: run it as a program, as a user would.
+    status = subprocess.run([sys.executable, "-m", "hearts_cli", *argv], cwd=ROOT, check=False).returncode
     if status == 0:
         record = json.loads(fresh.read_text())
         for run in record.get("runs", []):
