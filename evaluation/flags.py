@@ -4,7 +4,8 @@ Every flag of every ``hearts-env`` command and every field of the training and t
 configurations goes through one of these checks (:class:`Number`, :func:`comma_list`,
 :func:`option_arg`, :func:`agent_spec`), so the command line and the Python API refuse the same
 inputs with the same words. :func:`run_command` turns a refused input into one line,
-``<prog>: error: <what is wrong>``, and exit status 2 (``--debug`` keeps the traceback).
+``<prog>: error: <what is wrong>``, and exit status 2 (``--debug`` keeps the traceback); so it
+does a missing optional dependency (:data:`EXTRAS`, :func:`require`), naming what to install.
 
 Below :mod:`training` and :mod:`benchmarks`, above :mod:`agents`: it may be imported by both.
 """
@@ -12,6 +13,7 @@ Below :mod:`training` and :mod:`benchmarks`, above :mod:`agents`: it may be impo
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -19,10 +21,18 @@ from typing import Any
 
 import numpy as np
 
-from agents import parse_option, parse_spec
+from agents import FAMILY_DEFAULTS, FamilyDefaults, family_defaults, parse_option, parse_spec
+from hearts_env.presets import PRESETS
 
 USER_ERRORS = (ValueError, TypeError, OSError)
-"""Errors a command reports in one line (exit status 2) unless ``--debug`` is given."""
+"""Errors a command reports in one line (exit status 2) unless ``--debug`` is given (and an
+``ImportError`` of a missing optional dependency, :func:`missing_extra`)."""
+
+EXTRAS = {
+    "torch": "training", "tensorboard": "training", "tqdm": "training", "matplotlib": "training",
+    "open_spiel": "benchmarks", "pyspiel": "benchmarks", "ray": "ray",
+}  # fmt: skip
+"""Optional dependency (top-level module) -> the ``hearts-env`` extra that installs it."""
 
 
 # ---------------------------------------------------------------------- argument types
@@ -80,13 +90,21 @@ budget_minutes = Number(
 
 
 def comma_list(item: Callable[[str], Any], what: str, allow_empty: bool = False) -> Callable[[str], tuple]:
-    """An argparse ``type=`` for ``A,B,C``: a tuple of ``item(A)``, … (empty items are skipped)."""
+    """An argparse ``type=`` for ``A,B,C``: a tuple of ``item(A)``, …. An empty item among others
+    (``A,,B``, ``A,``) is refused; so is an empty list (``''``, ``,``) unless ``allow_empty``
+    (then it is ``()``)."""
 
     def parse(text: str) -> tuple:
-        values = tuple(item(part.strip()) for part in text.split(",") if part.strip())
-        if not values and not allow_empty:
+        parts = [part.strip() for part in text.split(",")]
+        if not any(parts):
+            if allow_empty:
+                return ()
             raise argparse.ArgumentTypeError(f"needs at least one {what}, got {text!r}")
-        return values
+        if not all(parts):
+            raise argparse.ArgumentTypeError(
+                f"an empty {what} in {text!r} (item {parts.index('') + 1}): write {what}s between the commas"
+            )
+        return tuple(item(part) for part in parts)
 
     parse.__name__ = f"list of {what}"
     return parse
@@ -95,10 +113,32 @@ def comma_list(item: Callable[[str], Any], what: str, allow_empty: bool = False)
 def agent_spec(text: str) -> str:
     """An argparse ``type=`` for one agent spec (``strategy``, ``ismcts:simulations=100``)."""
     try:
-        parse_spec(text)
+        parse_spec(text)  # imports the agent's module: ppo needs torch
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    except ImportError as error:
+        missing = missing_extra(error)
+        if missing is None:
+            raise
+        raise argparse.ArgumentTypeError(missing) from None
     return text.strip()
+
+
+def preset_defaults(preset: str) -> FamilyDefaults:
+    """The default agents of ``preset``'s game family (:func:`agents.family_defaults`; Hearts' for
+    an unknown preset, whose error comes when the rules are made)."""
+    return family_defaults(PRESETS[preset].game if preset in PRESETS else "hearts")
+
+
+def family_help(name: str) -> str:
+    """``--help`` words for a setting that defaults to the game family's (a field of
+    :class:`agents.FamilyDefaults`): ``the game family's: strategy,ducker for hearts; …``."""
+
+    def text(value: str | tuple[str, ...]) -> str:
+        return value if isinstance(value, str) else ",".join(value) or "''"
+
+    values = "; ".join(f"{text(getattr(d, name))} for {game}" for game, d in FAMILY_DEFAULTS.items())
+    return f"the game family's: {values}"
 
 
 def option_arg(text: str) -> tuple[str, Any]:
@@ -165,6 +205,30 @@ def add_debug(parser: argparse.ArgumentParser, top: bool = True) -> None:
     )  # fmt: skip
 
 
+def require(module: str, what: str) -> None:
+    """Import optional dependency ``module``; if it is missing, ``ImportError`` saying ``what``
+    (``'train' needs PyTorch``) and how to install it."""
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        raise ImportError(f"{what}: pip install 'hearts-env[{EXTRAS[module]}]'") from error
+
+
+def missing_extra(error: BaseException) -> str | None:
+    """If ``error`` comes from a missing optional dependency (:data:`EXTRAS`), what to tell the
+    user (the error's own words, or which module to install); otherwise None."""
+    cause: BaseException | None = error
+    while cause is not None:
+        name = getattr(cause, "name", None) if isinstance(cause, ModuleNotFoundError) else None
+        root = (name or "").split(".")[0]
+        if root in EXTRAS:
+            if cause is error:  # Python's own "No module named ..."
+                return f"{root} is not installed: pip install 'hearts-env[{EXTRAS[root]}]'"
+            return one_line(error)
+        cause = cause.__cause__
+    return None
+
+
 def one_line(error: BaseException) -> str:
     """An error's message on one line."""
     return " ".join(str(error).split()) or type(error).__name__
@@ -174,7 +238,8 @@ def run_command(
     parser: argparse.ArgumentParser, argv: Sequence[str] | None, run: Callable[[argparse.Namespace], int]
 ) -> int:
     """Parse ``argv`` and ``run`` it; returns the exit status (2 for refused input, printed in one
-    line: never raises ``SystemExit``, never shows a traceback unless ``--debug``)."""
+    line, as is a missing optional dependency: never raises ``SystemExit``, never shows a traceback
+    unless ``--debug``)."""
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse has printed its one line (or --help)
@@ -185,4 +250,10 @@ def run_command(
         if getattr(args, "debug", False):
             raise
         print(f"{parser.prog}: error: {one_line(error)}", file=sys.stderr)
+        return 2
+    except ImportError as error:
+        missing = missing_extra(error)
+        if missing is None or getattr(args, "debug", False):
+            raise
+        print(f"{parser.prog}: error: {missing}", file=sys.stderr)
         return 2

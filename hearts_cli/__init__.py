@@ -17,12 +17,16 @@ with status 2, whether argparse found them or the command did while running (a r
 rules reject, an unreadable resume file); ``--debug`` shows the traceback of the latter instead.
 
 The command line sits on top of everything: it imports the evaluation, training and benchmark
-modules (each only when its command runs), and nothing imports it.
+modules (each only when its command runs), and nothing imports it. Building the parser needs no
+optional dependency, so every command that needs none (``rules``, ``play`` and ``tournament``
+with heuristic agents) runs with the base package alone; ``train`` and the ``ppo`` agent need
+PyTorch and say so in one line (``pip install 'hearts-env[training]'``).
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,10 +39,13 @@ from evaluation.flags import (
     add_table_flags,
     agent_spec,
     comma_list,
+    family_help,
     non_negative_float,
     non_negative_int,
     positive_float,
     positive_int,
+    preset_defaults,
+    require,
     run_command,
 )
 
@@ -52,10 +59,10 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
     )
     add_table_flags(p, "players per table")
     p.add_argument(
-        "--agents", type=comma_list(agent_spec, "agent spec"), metavar="A,B",
-        default=("strategy", "ducker", "lowest", "random"),
+        "--agents", type=comma_list(agent_spec, "agent spec"), metavar="A,B", default=None,
         help="comma-separated agent specs, seated in order and repeated to fill the table; "
-        "parameters as name:key=value, e.g. strategy,ismcts:simulations=1000",
+        "parameters as name:key=value, e.g. strategy,ismcts:simulations=1000 "
+        f"(default: {family_help('tournament')})",
     )  # fmt: skip
     p.add_argument("--deals", type=positive_int, default=4000, help="distinct deals (default: 4000)")
     p.add_argument(
@@ -71,7 +78,9 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
     add_option_flag(p, "pass_directions=left,right")
     p.add_argument("--json", type=Path, default=None, help="results and resume file")
     p.add_argument("--csv", type=Path, default=None, help="per-agent CSV (default: beside --json)")
-    p.add_argument("--png", type=Path, default=None, help="chart (default: beside --json)")
+    p.add_argument(
+        "--png", type=Path, default=None, help="chart (default: beside --json, when matplotlib is installed)"
+    )
     p.add_argument(
         "--minutes", type=non_negative_float, default=None,
         help="start no new round after this many minutes (resumable)",
@@ -84,11 +93,13 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
 def _tournament(args: argparse.Namespace) -> int:
     from evaluation.duplicate import Tournament, TournamentConfig, format_report, write_csv, write_png
 
+    if args.png:  # asked for: refused now rather than after the tournament
+        require("matplotlib", "--png needs matplotlib")
     config = TournamentConfig(
         preset=args.preset,
         num_players=args.players,
         options=dict(args.option),
-        agents=list(args.agents),
+        agents=list(args.agents or preset_defaults(args.preset).tournament),
         deals=args.deals,
         tables=args.tables,
         seed=args.seed,
@@ -106,26 +117,49 @@ def _tournament(args: argparse.Namespace) -> int:
             print(f"hearts-env: note: {note}", file=sys.stderr)
     elif args.ray_actors:
         raise ValueError("--ray-actors needs --ray ADDRESS (local, auto or HOST:PORT)")
-    tournament = Tournament(config, json_path=args.json, progress=not args.quiet)
+    command = "hearts-env " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
+    tournament = Tournament(config, json_path=args.json, progress=not args.quiet, command=command)
+    if tournament.complete:
+        last = (tournament.runs or [{}])[-1]
+        when = f", last run {last.get('date', '?')} at commit {str(last.get('commit'))[:12]}" if last else ""
+        print(
+            f"hearts-env: note: {args.json} already holds this whole tournament "
+            f"({tournament.config.rounds * tournament.tables} deals{when}); its report follows. "
+            "Delete the file (or choose another --json) to play it again.",
+            file=sys.stderr,
+        )
     report = tournament.run(time_limit_s=time_limit, pool=pool)
     print(format_report(report))
     csv_path = args.csv or (args.json.with_suffix(".csv") if args.json else None)
-    png_path = args.png or (args.json.with_suffix(".png") if args.json else None)
+    png_path = args.png or (args.json.with_suffix(".png") if args.json and _has("matplotlib") else None)
     if csv_path:
         write_csv(report, csv_path)
     if png_path:
         write_png(report, png_path)
+    elif args.json:  # the chart beside it is optional
+        note = "no chart (matplotlib is not installed: pip install matplotlib)"
+        print(f"hearts-env: note: {note}", file=sys.stderr)
     illegal = sum(row["illegal"] for row in report["agents"])
     return 1 if illegal else 0
 
 
+def _has(module: str) -> bool:
+    """Whether optional dependency ``module`` is installed."""
+    try:
+        require(module, module)
+    except ImportError:
+        return False
+    return True
+
+
 def _add_train(commands: argparse._SubParsersAction) -> None:
-    from training.ppo import add_arguments
+    from training.config import add_arguments  # no torch: the flags build without it
 
     p = commands.add_parser(
         "train",
-        help="PPO self-play training (training/ppo.py)",
-        description="PPO self-play for the Hearts family.",
+        help="PPO self-play training (training/ppo.py; needs PyTorch)",
+        description="PPO self-play for the Hearts family and Smear (needs PyTorch: "
+        "pip install 'hearts-env[training]').",
     )
     add_arguments(p)
     add_debug(p, top=False)
@@ -133,6 +167,7 @@ def _add_train(commands: argparse._SubParsersAction) -> None:
 
 
 def _train(args: argparse.Namespace) -> int:
+    require("torch", "'train' needs PyTorch")
     from training.ppo import args_from, train
 
     train(args_from(args))
@@ -170,6 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hearts_cli.rules import add_rules
 
     add_rules(commands)
+    parser.set_defaults(argv=list(sys.argv[1:] if argv is None else argv))  # what the run records
     return run_command(parser, argv, lambda args: args.run(args))
 
 

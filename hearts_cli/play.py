@@ -55,8 +55,10 @@ from evaluation.flags import (
     add_table_flags,
     agent_spec,
     comma_list,
+    family_help,
     non_negative_int,
     positive_int,
+    preset_defaults,
 )
 from hearts_env import PRESETS, card_symbol, parse_card
 from hearts_env.cards import SUIT_SYMBOLS, SUITS, cards_of
@@ -68,9 +70,6 @@ QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "help")
 RULE = "═" * 72
 SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
-
-DEFAULT_OPPONENT = {"hearts": "strategy", "smear": "smear"}
-"""The agent of the other seats when ``--opponents`` is not given, by game family."""
 
 HELP = """\
   How to answer:
@@ -94,7 +93,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument(
         "--opponents", type=comma_list(agent_spec, "agent spec"), metavar="A,B", default=None,
         help="agent specs for the other seats, in seat order and repeated to fill the table "
-        "(default: strategy; smear for a Smear preset), e.g. ppo,strategy or random",
+        f"(default: {family_help('heuristic')}), e.g. ppo,strategy or random",
     )  # fmt: skip
     add_option_flag(p)
     p.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deals (default: random)")
@@ -111,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``hearts-env play`` with parsed ``args``; returns the exit status."""
     color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    opponents = args.opponents or (DEFAULT_OPPONENT.get(_game_of(args.preset), "strategy"),)
+    opponents = args.opponents or (preset_defaults(args.preset).heuristic,)
     game = Game(
         preset=args.preset,
         seat=args.seat,
@@ -260,7 +259,7 @@ class Game:
                 what = str(error).split(";")[0]
                 raise ValueError(
                     f"--opponents {spec}: {what}; play against other agents "
-                    f"(e.g. --opponents {DEFAULT_OPPONENT[self.rules.game]}) "
+                    f"(e.g. --opponents {agents.family_defaults(self.rules.game).heuristic}) "
                     "or give one with ppo:checkpoint=PATH"
                 ) from None
             raise ValueError(f"--opponents {spec}: {error}") from None
@@ -467,7 +466,8 @@ class Game:
             return "quit"
         if low in HELP_WORDS:
             return "help"
-        if t.isdigit() and numbered:
+        number = t.isascii() and t.isdigit()  # not "²" or "①", which int() refuses
+        if number and numbered:
             k = int(t)
             if 1 <= k <= len(numbered):
                 return numbered[k - 1]
@@ -475,7 +475,7 @@ class Game:
         key = low.replace(" ", ":")
         if key in self._decision_keys:
             return self._decision_keys[key]
-        if t.isdigit():
+        if number:
             raise InputError(f"{t} is not a choice now: {self.expected(numbered, offered)}")
         try:
             card = parse_card(t)

@@ -279,7 +279,7 @@ def test_auction_hearts_answers_a_bid_by_name() -> None:
         (["--preset", "nope"], "nope"),
         (
             ["--preset", "smear_partnership", "--opponents", "strategy"],
-            "strategy plays the Hearts family, not Smear",
+            "'strategy' cannot play smear_partnership",
         ),
     ],
 )
@@ -347,3 +347,25 @@ def test_every_preset_plays_a_deal_from_the_screen(preset: str) -> None:
         assert "Stock: " in text and "cards" in text.split("\n", 6)[-1]
     if rules.decisions and rules.bidding == "auction":
         assert any(p.startswith("Your decision") for p in prompts)
+
+
+# ---------------------------------------------------------------------- numbers that are not numbers
+@pytest.mark.parametrize(
+    ("preset", "opponent", "then"),
+    [("hearts", "strategy", ["1", "q"]), ("smear_five_point", "smear", ["q"])],  # a card; a bid
+)
+def test_a_non_ascii_digit_is_asked_again(preset: str, opponent: str, then: list[str]) -> None:
+    """``²``, ``①``, ``٣`` and ``１`` are digits to ``str.isdigit`` (``int()`` refuses the first
+    two, which once ended the game): each is refused and the question asked again."""
+    odd = ["²", "①", "٣", "１", "1²"]
+    out: list[str] = []
+    answers = [*odd, *then]
+
+    def read(prompt: str) -> str:
+        out.append(prompt)
+        return answers.pop(0)
+
+    game = Game(preset, 0, [opponent], None, {}, seed=1, deals=1, color=False, read=read, write=out.append)
+    assert game.run() == 0 and answers == []  # every answer read, the last one quits
+    refusals = [line for line in out if "✗" in line]
+    assert len(refusals) == len(odd) and all(f"{text!r} is not" in line for text, line in zip(odd, refusals))

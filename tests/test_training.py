@@ -186,6 +186,30 @@ def test_training_copes_with_decisions_stocks_two_decks_and_teams(preset: str, t
     assert agent.net.num_actions == len(rules.action_names)
 
 
+def test_smear_trains_with_its_family_s_agents_by_default(tmp_path: Path, capsys) -> None:
+    """``hearts-env train --preset smear_five_point --num-players 6`` with the default agents (the
+    Smear family's: ``smear`` teacher, opponents and evaluation) goes through imitation, PPO
+    against the league and the final evaluation, where it once died on Hearts' ``strategy``."""
+    from hearts_cli import main
+
+    run = tmp_path / "smear"
+    argv = ["train", "--preset", "smear_five_point", "--num-players", "6", "--run-dir", str(run),
+            "--num-games", "16", "--rollout-steps", "64", "--hidden", "32", "--minibatch-size", "256",
+            "--total-decisions", "2048", "--imitation-decisions", "1024", "--eval-deals", "8",
+            "--eval-every", "0", "--pool-every", "1", "--no-progress", "--no-tensorboard"]  # fmt: skip
+    assert main(argv) == 0
+    capsys.readouterr()
+    family = agents.family_defaults("smear")
+    assert [r["phase"] for r in rows(run / "train.csv")] == ["imitation", "ppo"]
+    evaluated = rows(run / "eval.csv")
+    assert [r["opponent"] for r in evaluated] == list(family.eval_opponents)
+    assert all(r["illegal"] == "0" for r in evaluated)
+    trained = load_policy(run / "policy.pt")["trained"]
+    assert trained["settings"]["teacher"] == family.teacher
+    assert trained["settings"]["opponents"] == list(family.opponents)
+    assert "--opponents" not in trained["command"]  # the family's: the command needs no flag
+
+
 @pytest.mark.parametrize("obs_format", ["uint8", "packed"])
 def test_a_compact_rollout_format_trains_exactly_like_float32(tmp_path, tiny_args, obs_format: str) -> None:
     """The rollout stores the compact format and unpacks it for the policy: the same numbers."""

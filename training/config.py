@@ -1,0 +1,323 @@
+"""The settings of a PPO run (:class:`Args`) and their command-line flags, without torch.
+
+:mod:`training.ppo` trains with them; ``hearts-env`` builds its ``train`` flags from them, so
+``hearts-env --help`` and every command that needs no torch work in an environment with the base
+package only (``pip install hearts-env``; training needs ``pip install 'hearts-env[training]'``).
+
+Three settings name agents and default to None, the game family's (:func:`agents.family_defaults`,
+read from the rules): ``opponents``, ``eval_opponents`` and ``teacher``; :func:`resolve_family`
+fills them in once the rules are known.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import inspect
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+import agents
+from evaluation.flags import (
+    Number,
+    add_option_flag,
+    agent_spec,
+    budget_minutes,
+    comma_list,
+    family_help,
+    fraction,
+    non_negative_float,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
+from hearts_env.formats import check_format
+
+
+@dataclass
+class Args:
+    """Every training setting; each field is a command-line flag (``num_games`` -> ``--num-games``)."""
+
+    preset: str = "hearts"
+    """Preset to train on (docs/rules.md)."""
+    num_players: int | None = None
+    """Players per table; None: the preset's default."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Rule options over the preset (docs/rules.md), on the command line ``--option KEY=VALUE``."""
+    reward: str = "zero_sum"
+    """``zero_sum`` (others' mean points minus one's own) or ``points`` (minus one's own points)."""
+    seed: int = 0
+    """Seed of the deals, the network initialisation and every sampled action."""
+    minutes: float = 60.0
+    """Wall-clock budget of the whole run (resumed segments count together), evaluations included."""
+    total_decisions: int = 0
+    """Stop after this many decisions (all seats, all games); 0: no limit but ``minutes``."""
+    run_dir: str = "runs/hearts-4p"
+    """Folder of the checkpoints, logs and plots."""
+    resume: bool = False
+    """Continue the run saved in ``run_dir`` (only :data:`RESUMABLE_CHANGES` may differ)."""
+    device: str = "auto"
+    """``auto`` (CUDA when present), ``cpu``, ``cuda``, ``cuda:1`` …"""
+    threads: int = 1
+    """Torch CPU threads (0: torch's default); 1 is fastest on a small, shared machine."""
+    num_games: int = 512
+    """Games stepped together (the batch of one policy evaluation)."""
+    rollout_steps: int = 256
+    """Steps of every game per iteration (one decision each); about 4 deals of 4-player Hearts."""
+    hidden: tuple[int, ...] = (256, 256)
+    """Widths of the MLP's hidden layers, e.g. ``--hidden 256,256``."""
+    learning_rate: float = 3e-4
+    """Adam step size."""
+    gamma: float = 1.0
+    """Discount per decision of a seat (deals are short and end for sure)."""
+    gae_lambda: float = 0.95
+    """GAE lambda along each seat's decisions."""
+    update_epochs: int = 2
+    """Passes over a rollout's decisions per iteration."""
+    minibatch_size: int = 4096
+    """Decisions per gradient step."""
+    clip_coef: float = 0.2
+    """PPO ratio clip."""
+    ent_coef: float = 0.01
+    """Entropy bonus."""
+    vf_coef: float = 0.5
+    """Weight of the value loss."""
+    max_grad_norm: float = 0.5
+    """Gradient norm clip."""
+    self_play: float = 0.5
+    """Share of deals in which the current policy holds every seat."""
+    opponents: tuple[str, ...] | None = None
+    """Heuristic agent specs in the league (``agents.parse_spec``), e.g. ``--opponents strategy,random``;
+    None: the game family's (:func:`agents.family_defaults`)."""
+    pool_size: int = 5
+    """Past policies kept in the league (the oldest is dropped)."""
+    pool_every: int = 20
+    """Iterations between snapshots of the policy into the league."""
+    imitation_decisions: int = 4_000_000
+    """Warm start: decisions of the ``teacher``'s self-play to imitate before PPO (0: none;
+    :mod:`training.ppo`)."""
+    teacher: str | None = None
+    """Agent spec the warm start imitates; None: the game family's (``strategy`` for Hearts,
+    ``smear`` for Smear)."""
+    eval_every: int = 10_000_000
+    """Decisions between duplicate evaluations (0: only at the end)."""
+    eval_deals: int = 1000
+    """Duplicate deals per evaluation and opponent (each replayed in every seating)."""
+    eval_opponents: tuple[str, ...] | None = None
+    """Agents the policy is evaluated against, one at the table with copies of the opponent; None:
+    the game family's."""
+    checkpoint_every: int = 10
+    """Iterations between checkpoints (one is always written at the end)."""
+    progress: bool = True
+    """Show a progress bar."""
+    tensorboard: bool = True
+    """Write TensorBoard logs under ``run_dir/tb``."""
+    ray: str = ""
+    """Play the rollouts on Ray actors: ``local`` (Ray started on this machine for the run), ``auto``
+    (the cluster running here) or a cluster address ``HOST:PORT``; empty: in this process (needs
+    ``pip install 'hearts-env[ray]'``)."""
+    ray_actors: int = 0
+    """Ray rollout actors, one CPU each, sharing ``num_games`` (0: one per CPU of the cluster); a
+    Ray run resumes only with the same number."""
+    precision: str = "float32"
+    """Arithmetic of the policy's matmuls in training: ``float32``, ``bfloat16`` (``torch.autocast``:
+    bf16 matmuls; weights, optimizer, softmax and losses stay float32) or ``auto`` (bfloat16 where
+    the device computes it natively: a CUDA GPU with bf16, a CPU with AVX512-BF16 or AMX). On this
+    project's CPU bfloat16 trains 1.3–1.5x faster but its agent, trained for the shipped budget,
+    ended weaker (results/bf16_training/README.md), hence float32 by default. Playing a
+    checkpoint is float32 either way."""
+    obs_format: str = "float32"
+    """How the rollout stores observations: ``float32``, ``uint8`` or ``packed`` (the engine's
+    card-set words, 8x smaller; unpacked on the policy's device, :mod:`hearts_env.formats`). The
+    policy sees the same float32 observation either way."""
+
+    def validate(self) -> Args:
+        """Check every setting (types and ranges, as the command line does); ``TypeError`` /
+        ``ValueError`` naming the setting and the value. Lists become tuples. Returns ``self``."""
+        for name, number in NUMBERS.items():
+            setattr(self, name, number.check(name, getattr(self, name)))
+        if self.num_players is not None:
+            self.num_players = positive_int.check("num_players", self.num_players)
+        if not isinstance(self.ray, str):
+            raise TypeError(f"ray must be a str (local, auto or HOST:PORT; empty: no Ray), got {self.ray!r}")
+        self.ray = self.ray.strip()
+        if self.ray_actors and not self.ray:
+            raise ValueError("ray_actors needs ray (--ray local, auto or HOST:PORT)")
+        if self.ray_actors > self.num_games:
+            raise ValueError(f"ray_actors ({self.ray_actors}) must not exceed num_games ({self.num_games})")
+        for name in ("preset", "reward", "run_dir", "device"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value:
+                raise TypeError(f"{name} must be a non-empty str, got {type(value).__name__} {value!r}")
+        check_format(self.obs_format)
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}")
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {self.reward!r}")
+        for name in ("resume", "progress", "tensorboard"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            setattr(self, name, bool(getattr(self, name)))
+        if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):
+            raise TypeError(f"options must be a dict of rule option names to values, got {self.options!r}")
+        self.options = dict(self.options)
+        if not isinstance(self.hidden, (tuple, list)) or not self.hidden:
+            raise ValueError(
+                f"hidden must be one or more layer widths such as (256, 256), got {self.hidden!r}"
+            )
+        self.hidden = tuple(positive_int.check("hidden layer width", h) for h in self.hidden)
+        for name in ("opponents", "eval_opponents"):
+            specs = getattr(self, name)
+            if specs is None:
+                continue
+            if not isinstance(specs, (tuple, list)) or not all(isinstance(x, str) for x in specs):
+                raise TypeError(f"{name} must be a tuple of agent specs such as ('strategy',), got {specs!r}")
+            for spec in specs:
+                agents.parse_spec(spec)  # ValueError naming an unknown agent or a bad parameter
+            setattr(self, name, tuple(spec.strip() for spec in specs))
+        if self.teacher is not None:
+            if not isinstance(self.teacher, str):
+                raise TypeError(f"teacher must be an agent spec such as 'strategy', got {self.teacher!r}")
+            agents.parse_spec(self.teacher)
+            self.teacher = self.teacher.strip()
+        if self.device != "auto":
+            import torch  # here, so that building the flags needs no torch
+
+            try:
+                torch.device(self.device)
+            except (RuntimeError, ValueError) as error:
+                raise ValueError(f"device {self.device!r} is not a torch device ({error})") from None
+        return self
+
+
+PRECISIONS = ("auto", "float32", "bfloat16")
+"""Values of :attr:`Args.precision`."""
+REWARDS = ("zero_sum", "points")
+"""Rewards training knows how to scale (:attr:`Args.reward`)."""
+NUMBERS: dict[str, Number] = {
+    "seed": non_negative_int, "minutes": budget_minutes, "total_decisions": non_negative_int,
+    "threads": non_negative_int, "num_games": positive_int, "rollout_steps": positive_int,
+    "learning_rate": positive_float, "gamma": fraction, "gae_lambda": fraction,
+    "update_epochs": positive_int, "minibatch_size": positive_int, "clip_coef": positive_float,
+    "ent_coef": non_negative_float, "vf_coef": non_negative_float, "max_grad_norm": positive_float,
+    "self_play": fraction, "pool_size": non_negative_int, "pool_every": non_negative_int,
+    "imitation_decisions": non_negative_int, "eval_every": non_negative_int, "eval_deals": positive_int,
+    "checkpoint_every": positive_int, "ray_actors": non_negative_int,
+}  # fmt: skip
+"""The range of every numeric setting (the command line's ``type=`` and :meth:`Args.validate`)."""
+
+RESUMABLE_CHANGES = (
+    "minutes", "total_decisions", "run_dir", "resume", "device", "threads",
+    "eval_every", "eval_deals", "eval_opponents", "checkpoint_every", "progress", "tensorboard",
+    "ray", "ray_actors", "obs_format", "precision",
+)  # fmt: skip
+"""Settings a resumed run may change: they decide how long, where and how it is watched, not what
+it learns (``device`` and ``precision`` change the rounding, not the algorithm; a Ray run's
+number of actors does decide it: the checkpoint's ``ray`` entry says how many played, and a
+resume with another number is refused)."""
+
+
+FAMILY_SETTINGS = ("opponents", "eval_opponents", "teacher")
+"""Settings whose None means the game family's (:class:`agents.FamilyDefaults` has the same names)."""
+
+
+def family_setting(args: Args, game: str, name: str) -> Any:
+    """Setting ``name`` of :data:`FAMILY_SETTINGS`: ``args``' own, or game family ``game``'s."""
+    value = getattr(args, name)
+    return getattr(agents.family_defaults(game), name) if value is None else value
+
+
+def resolve_family(args: Args, game: str) -> Args:
+    """Fill ``args``' family settings left None with game family ``game``'s; returns ``args``."""
+    for name in FAMILY_SETTINGS:
+        setattr(args, name, family_setting(args, game, name))
+    return args
+
+
+def _field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each dataclass field, read from the source (the ``--help`` texts)."""
+    tree = ast.parse(inspect.getsource(cls))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, following in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(following, ast.Expr):
+            docs[node.target.id] = " ".join(str(following.value.value).split())  # type: ignore[union-attr]
+    return docs
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add one flag per :class:`Args` field to ``parser`` (for ``hearts-env train`` too)."""
+    docs, defaults = _field_docs(Args), Args()
+    for f in fields(Args):
+        flag, default, help_text = (
+            "--" + f.name.replace("_", "-"),
+            getattr(defaults, f.name),
+            docs.get(f.name, ""),
+        )
+        shown = family_help(f.name) if f.name in FAMILY_SETTINGS else _flag_text(default)
+        if f.name == "options":
+            add_option_flag(parser, dest="options", help=help_text)
+        elif isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_text)
+        elif f.name in LISTS:
+            parser.add_argument(flag, default=default, metavar="A,B", type=LISTS[f.name],
+                                help=f"{help_text} (default: {shown})")  # fmt: skip
+        elif f.name == "reward":
+            parser.add_argument(
+                flag, choices=REWARDS, default=default, help=f"{help_text} (default: {shown})"
+            )
+        else:
+            kind = NUMBERS.get(f.name, KINDS.get(f.name, str))
+            parser.add_argument(flag, type=kind, default=default, help=f"{help_text} (default: {shown})")
+    return parser
+
+
+LISTS = {
+    "hidden": comma_list(positive_int, "layer width"),
+    "opponents": comma_list(agent_spec, "agent spec", allow_empty=True),
+    "eval_opponents": comma_list(agent_spec, "agent spec", allow_empty=True),
+}
+"""The flag type of each list setting (``A,B``; an empty agent list: none)."""
+KINDS = {"num_players": positive_int, "teacher": agent_spec}
+"""The flag type of the settings that are neither numbers (:data:`NUMBERS`) nor lists nor text."""
+
+
+def _flag_text(value: Any) -> str:
+    """A setting as a flag's value is written: lists ``A,B``; an empty one ``''``."""
+    if isinstance(value, tuple):
+        return ",".join(map(str, value)) or "''"
+    return str(value)
+
+
+def args_from(namespace: argparse.Namespace) -> Args:
+    """:class:`Args` from parsed flags, validated (:meth:`Args.validate`)."""
+    values = vars(namespace)
+    out = Args(**{f.name: values[f.name] for f in fields(Args)})
+    out.options = dict(out.options)
+    return out.validate()
+
+
+def to_argv(args: Args, game: str | None = None) -> list[str]:
+    """The flags that reproduce ``args`` (those that differ from the defaults; with ``game``, the
+    family settings equal to that game family's are left out too)."""
+    out, defaults = [], Args()
+    if game is not None:
+        resolve_family(defaults, game)
+    for f in fields(Args):
+        value, default = getattr(args, f.name), getattr(defaults, f.name)
+        if value == default or f.name in ("resume", "progress"):
+            continue
+        if f.name == "options":
+            out += [
+                f"--option {k}={json.dumps(v) if isinstance(v, (list, dict)) else v}"
+                for k, v in value.items()
+            ]
+        elif isinstance(default, bool):
+            out.append(f"--{'' if value else 'no-'}{f.name.replace('_', '-')}")
+        else:
+            out.append(f"--{f.name.replace('_', '-')} {_flag_text(value)}")
+    return out
