@@ -38,8 +38,10 @@ lint: $(STAMP)
 # The RL-library integrations (examples/): each in its own virtual environment, so the main
 # .venv stays lean. `make integration` runs them all (CI does, after `make test`);
 # `make integration-torchrl` one. Each venv is made once (a stamp file) and reused.
-INTEGRATIONS := supersuit torchrl tianshou ray
+# notorch: the package alone (no torch, matplotlib or tqdm) runs rules, play and tournaments.
+INTEGRATIONS := supersuit torchrl tianshou ray notorch
 # The extras each venv installs (ray: Ray tournaments/training and RLlib share one venv).
+EXTRAS_notorch := dev
 EXTRAS_supersuit := supersuit,dev
 EXTRAS_torchrl := torchrl,training,dev
 EXTRAS_tianshou := tianshou,training,dev
@@ -50,6 +52,7 @@ TORCH_tianshou := 1
 TORCH_ray := 1
 # The test files each runs (default: tests/integration/test_NAME.py).
 TESTS_ray := test_ray.py test_rllib.py
+TESTS_notorch := test_no_torch.py
 
 .PRECIOUS: .venv-%/.installed
 
