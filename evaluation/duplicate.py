@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import Agent, from_spec, parse_spec
+from agents import Agent, family_defaults, from_spec, parse_spec, refusal
 from agents.base import random_legal
 from evaluation.flags import non_negative_int, positive_int
 from evaluation.provenance import run_record
@@ -87,8 +87,10 @@ class TournamentConfig:
     """Players per table; None: the preset's default."""
     options: dict[str, Any] = field(default_factory=dict)
     """Rule options over the preset (docs/rules.md), e.g. ``{"hearts_break": "heart_or_queen"}``."""
-    agents: list[str] = field(default_factory=lambda: ["strategy", "ducker", "lowest", "random"])
-    """Agent specs (``agents.parse_spec``), seated in this order and repeated to fill the table."""
+    agents: list[str] | None = None
+    """Agent specs (``agents.parse_spec``), seated in this order and repeated to fill the table;
+    None: the game family's (``agents.family_defaults``: ``strategy, ducker, lowest, random`` for
+    the Hearts family, ``smear, lowest, random`` for Smear)."""
     deals: int = 4000
     """Distinct deals to play (rounded up to a multiple of the rounds); each is replayed per rotation."""
     tables: int = 100
@@ -108,6 +110,8 @@ class TournamentConfig:
             self.num_players = positive_int.check("num_players", self.num_players)
         if not isinstance(self.options, dict) or not all(isinstance(k, str) for k in self.options):
             raise TypeError(f"options must be a dict of rule option names to values, got {self.options!r}")
+        if self.agents is None:
+            self.agents = list(family_defaults(self.rules().game).tournament)
         if not isinstance(self.agents, (list, tuple)) or not all(isinstance(a, str) for a in self.agents):
             raise TypeError(f"agents must be a list of agent specs such as ['strategy'], got {self.agents!r}")
         self.agents = list(self.agents)
@@ -231,8 +235,10 @@ class Tournament:
             )
         p = self.rules.num_players
         self.names = list(dict.fromkeys(config.agents))  # unique specs, first-seen order
-        for spec in self.names:
-            parse_spec(spec)
+        for spec in self.names:  # an agent that cannot play these rules: one line, before anything runs
+            reason = refusal(parse_spec(spec)[0], self.rules)
+            if reason:
+                raise ValueError(reason)
         seats = seating(config.agents, p)
         self.rotations = rotations(seats)
         offsets = rotation_offsets(seats)

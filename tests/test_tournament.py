@@ -250,3 +250,14 @@ def test_the_cli_says_when_the_json_already_holds_the_whole_tournament(tmp_path,
     assert "already holds this whole tournament (4 deals" in second.err
     assert "Delete the file" in second.err and "lowest" in second.out  # the report is still printed
     assert len(json.loads(out.read_text())["runs"]) == 1  # nothing played, nothing recorded
+
+
+def test_the_default_agents_are_the_game_family_s_and_agents_that_cannot_play_are_refused() -> None:
+    smear = TournamentConfig(preset="smear_partnership", deals=2, tables=1)
+    report = Tournament(smear, progress=False).run()
+    assert [row["name"] for row in report["agents"]] == ["smear", "lowest", "random"]
+    assert all(row["illegal"] == 0 for row in report["agents"])
+    assert TournamentConfig(deals=2).validate().agents == ["strategy", "ducker", "lowest", "random"]
+    wrong = TournamentConfig(preset="smear_partnership", agents=["strategy", "random"], deals=2, tables=1)
+    with pytest.raises(ValueError, match="agent 'strategy' cannot play smear_partnership"):
+        Tournament(wrong, progress=False)
