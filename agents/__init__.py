@@ -12,7 +12,7 @@ that environment configuration (``num_players=None``: the preset's default, as t
 ``random``     a uniformly random legal card
 ``lowest``     the lowest legal card
 ``ducker``     the highest card that still loses the trick, otherwise sheds safely
-``strategy``   the strategy-text player of RULES.md §6 (:mod:`agents.strategy`)
+``strategy``   the player of the sources' strategy text (:mod:`agents.strategy`)
 ``smear``      the Smear heuristic: bids its hand's expected points, pulls trumps, smears
                points on its partner's tricks (:mod:`agents.smear`; Smear presets only)
 ``ismcts``     OpenSpiel's IS-MCTS bot at our table (standard 4-player Hearts; needs open_spiel)

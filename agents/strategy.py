@@ -1,4 +1,4 @@
-"""``strategy``: the heuristic player of RULES.md §6, vectorised over the batch.
+"""``strategy``: the heuristic player of the sources' strategy text, vectorised over the batch.
 
 Every decision scores each card of the hand and plays the best legal one. The scores read the
 point value of every card from the observation (``card_values``), so the same code plays Black
