@@ -71,7 +71,9 @@ def parse_card(text: str | int) -> int:
             raise ValueError(f"card index {index} out of range 0..{NUM_CARDS - 1}")
         return index
     if not isinstance(text, str):
-        raise TypeError(f"a card is a string like 'QS' or 'Q♠' or an int, not {type(text).__name__}")
+        raise TypeError(
+            f"a card is a string like 'QS' or 'Q♠' or an int index, not {type(text).__name__} {text!r}"
+        )
     cleaned = text.strip().upper().replace("\ufe0f", "")
     if cleaned in _JOKER_NAMES:
         return _JOKER_NAMES[cleaned]

@@ -7,7 +7,8 @@ phase              decisions                what it does
 ``declare``        ``pass``, ``general`` /  from eldest hand each player passes or declares;
                    ``slam``                 the first declaration closes the round
 ``bid``            ``pass``, ``bid:N``      from eldest hand to the dealer, each once: pass or
-                                            more chips than the highest bid so far
+                                            more chips than the highest bid so far (eldest
+                                            hand opens: he may not pass)
 ``name_suit``      ``suit:C`` … ``suit:S``  the auction's winner names the penalty suit
 ``moon_choice``    ``moon:add``,            the shooter adds the penalty total to the others
                    ``moon:subtract``        or subtracts it from himself
@@ -96,29 +97,26 @@ def _silent_partner(engine: Engine, s: State, rows: np.ndarray) -> None:
 
 # ---------------------------------------------------------------------- bid and name the suit
 def _bid_legal(engine: Engine, s: State, rows: np.ndarray) -> np.ndarray:
-    # "pass" is decision 0 and "bid:N" decision N: every bid above the highest so far.
+    # "pass" is decision 0 and "bid:N" decision N: every bid above the highest so far; eldest
+    # hand (the first to bid) opens the auction and may not pass.
     top = engine.rules.max_bid
     above = (U64(1) << (s.high_bid[rows] + 1).astype(U64)) - U64(1)
-    return ((U64(1) << U64(top + 1)) - U64(1)) & ~above | U64(1)
+    opening = s.decisions_made[rows] == 0
+    return ((U64(1) << U64(top + 1)) - U64(1)) & ~above | np.where(opening, U64(0), U64(1))
 
 
 def _bid_step(engine: Engine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
-    """A bid raises the highest bid; after the dealer's turn the winner names the suit (or,
-    everyone having passed, hearts stay the penalty suit and eldest hand leads)."""
+    """A bid raises the highest bid; after the dealer's turn the winner (there is always one:
+    eldest hand opened) names the suit."""
     _log(engine, s, rows, choice)
     bid = choice > 0
     s.high_bid[rows] = np.where(bid, choice, s.high_bid[rows])
     s.bidder[rows] = np.where(bid, s.current[rows], s.bidder[rows])
     s.decisions_made[rows] += 1
     s.current[rows] = engine.next_seat.take(s.current[rows])
-    over = s.decisions_made[rows] == engine.num_players
-    if over.any():
-        done = rows[over]
-        won = s.bidder[done] >= 0
-        naming = done[won]
-        s.phase[naming] = NAME_SUIT
-        s.current[naming] = s.bidder[naming]
-        engine.start_play(s, done[~won])
+    naming = rows[s.decisions_made[rows] == engine.num_players]
+    s.phase[naming] = NAME_SUIT
+    s.current[naming] = s.bidder[naming]
 
 
 def _name_suit_legal(engine: Engine, s: State, rows: np.ndarray) -> np.ndarray:

@@ -261,11 +261,10 @@ def _before_play(r: Rules) -> str | None:
     if r.bidding == "auction":
         suits = ", ".join(_code(f"suit:{s}") for s in SUIT_LETTERS)
         return (
-            f"{when}, each player from eldest hand to the dealer bids once: {_code('pass')}, or more "
-            f"chips than the highest bid so far, up to {r.max_bid} ({_code('bid:1')} … "
-            f"{_code(f'bid:{r.max_bid}')}). The highest bidder adds his bid to his deal points, names "
-            f"the penalty suit ({suits}) and leads the first trick. If everyone passes, hearts are the "
-            "penalty suit and the first lead is as below."
+            f"{when}, eldest hand opens the auction with a bid of 1 to {r.max_bid} chips ({_code('bid:1')} "
+            f"… {_code(f'bid:{r.max_bid}')}; he may not pass); then each player to the dealer bids once: "
+            f"{_code('pass')}, or more chips than the highest bid so far. The highest bidder adds his bid "
+            f"to his deal points, names the penalty suit ({suits}) and leads the first trick with any card."
         )
     partner = _c(_TEN_OF_DIAMONDS)
     return (
@@ -388,22 +387,24 @@ def _card_points(r: Rules) -> str:
                 + ", ".join(f"{SUIT_SYMBOLS[s]} {counts[s]}" for s in range(4))
                 + ")"
             )
-        text = (
-            "Only the penalty suit scores, 1 a card: "
-            f"{total}, plus the winning bid. Hearts unless the auction's winner names another suit."
-        )
+        text = f"Only the penalty suit scores, 1 a card: {total}, plus the winning bid to its bidder."
     else:
         values = _points_phrase(r, r.card_points)
         text = f"{values[0].upper()}{values[1:]}." if values else "No card scores."
         copies = " (each copy of a card scores)" if r.decks == 2 else ""
-        if r.scoring == "royal":
+        if r.scoring != "points":
             qd = r.card_points[_QUEEN_OF_DIAMONDS]
+            floor = (
+                "and a deal score never goes below 0"
+                if r.scoring == "royal_deal_floor"
+                else "which lowers its taker's game total, not below 0 (his deal points are what his "
+                "total actually loses; a total already below 0 keeps its value)"
+            )
             text += (
                 f" Royal scoring: {_c(_QUEEN_OF_HEARTS)} doubles every heart its taker won in the "
                 f"deal, itself included; {_c(QUEEN_OF_SPADES)} scores nothing for a player who also "
                 f"took {_c(_QUEEN_OF_CLUBS)}; then {_c(_QUEEN_OF_DIAMONDS)}'s {_num(qd)} is counted, "
-                f"and a deal score never goes below 0. With the hearts doubled the penalty cards are "
-                f"worth {r.penalty_total} in all."
+                f"{floor}. With the hearts doubled the penalty cards are worth {r.penalty_total} in all."
             )
         elif r.penalty_mask:
             text += f" The penalty cards are worth {r.penalty_total} in all{copies}."
@@ -429,7 +430,7 @@ def _moon(r: Rules) -> str:
         )
     if r.moon == "none":
         return f"No moon: a player who takes {what} scores them like any other cards."
-    royal = r.scoring == "royal"
+    royal = r.scoring != "points"
     t = "his own deal score" if royal else str(r.penalty_total)
     others = ("the shooter's deal score" if royal else t) if r.moon_points is None else str(r.moon_points)
     bonus = not royal and any(r.card_points[c] < 0 for c in _in_play(r))
@@ -620,9 +621,12 @@ def _smear_bidding(r: Rules) -> str:
         "points above every earlier bid"
     )
     if r.moon_bid == "points":
-        text += f", or `bid:moon` (worth {r.smear_points + 1}: every point, or set back as much)"
+        text += f", or `bid:moon` (worth {r.moon_value}: every point, or set back as much)"
     elif r.moon_bid == "game":
-        text += ", or `bid:moon` (every point: wins the game at once, missing loses it)"
+        text += (
+            ", or `bid:moon` (every point: wins the game at once, except that a side whose total was "
+            "negative before the deal only goes back to 0; missing loses the game)"
+        )
     text += ". "
     text += (
         f"When everybody else has passed the dealer must bid {r.min_bid}."
@@ -668,7 +672,8 @@ def _smear_before_play(r: Rules) -> str:
         return (
             "The pitcher takes the widow before naming trumps; the others throw away their non-trumps and draw up "  # noqa: E501
             f"to {keep}; the pitcher takes the rest of the stock; everybody holding more than {keep} discards down "  # noqa: E501
-            "to it (not the scoring trumps A, J, jick, jokers, 10, 3, 2 while anything else is left)."
+            f"to it (trumps only by a player holding more than {keep} trumps, and never the scoring trumps A, J, "  # noqa: E501
+            "jick, jokers, 10, 3, 2 while anything else is left)."
         )
     if r.widow:
         return f"The pitcher takes the kitty and discards back to {keep}; the dead cards stay out of play."

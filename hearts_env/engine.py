@@ -650,6 +650,8 @@ class Engine:
             why = f"it is the {what} round: decide first"
         elif phase == BID and name.startswith("bid:"):
             why = f"the bid must beat the highest bid so far ({int(s.high_bid[game])})"
+        elif phase == BID and name == "pass":
+            why = "eldest hand opens the auction with a bid"
         else:
             why = f"not a decision of the {what} round"
         verb = "play" if action < self.num_cards else "choose"

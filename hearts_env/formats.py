@@ -81,23 +81,98 @@ def _parts(obs: Mapping[str, Any] | Any) -> tuple[Any, Any]:
     return obs, None
 
 
+def _check(fmt: str, main_shape: tuple[int, ...], tail_shape: tuple[int, ...] | None,
+           tail_dtype: Any, packing: Packing) -> None:  # fmt: skip
+    """``ValueError`` unless an observation of format ``fmt`` fits ``packing``: the last axis as
+    wide as the layout says (the whole vector, the 0/1 prefix or the packed words), and a
+    floating ``tail`` of the tail's width beside a compact one, with the same leading axes.
+    O(1): shapes and dtypes only."""
+    width = {"float32": packing.size, "uint8": packing.bit_count, "packed": packing.words}[fmt]
+    what = {"float32": "entries", "uint8": "0/1 entries", "packed": "uint64 words"}[fmt]
+    if not main_shape or main_shape[-1] != width:
+        got = main_shape[-1] if main_shape else "a scalar"
+        raise ValueError(
+            f"a {fmt} observation of this layout has {width} {what} in its last axis, got {got} (shape "
+            f"{main_shape}): is it another preset's or player count's observation, or cut short?"
+        )
+    if fmt == "float32":
+        if tail_shape is not None:
+            raise ValueError("a float32 observation is the whole vector: it has no 'tail'")
+        return
+    if tail_shape is None:
+        raise ValueError(f"a {fmt} observation needs its real-valued 'tail' ({packing.tail} entries)")
+    if not str(tail_dtype).removeprefix("torch.").startswith(("float", "bfloat")):
+        raise ValueError(f"the 'tail' of a compact observation holds real values: float32, got {tail_dtype}")
+    if tail_shape != (*main_shape[:-1], packing.tail):
+        raise ValueError(
+            f"the tail of this layout has shape {(*main_shape[:-1], packing.tail)} beside a {fmt} "
+            f"observation of shape {main_shape}, got {tail_shape}"
+        )
+
+
+def _count_limit(packing: Packing) -> np.ndarray | int:
+    """The largest value of each 0/1 entry: 1, or (two decks) 2 where a card's copies count."""
+    if packing.second is None:
+        return 1
+    return np.where(packing.second >= 0, 2, 1).astype(np.uint8)
+
+
+def _check_counts(bits: np.ndarray, layout: Layout) -> None:
+    """``ValueError`` if a uint8 prefix holds a value its entry cannot have (one vectorised pass:
+    a max, or with two decks a max per column)."""
+    packing = layout.packing
+    limit = _count_limit(packing)
+    if isinstance(limit, int):
+        over = bits.max(initial=0) > limit
+    else:  # a column's largest value (a SIMD reduction) against its own limit
+        over = (bits.reshape(-1, packing.bit_count).max(axis=0, initial=0) > limit).any()
+    if over:
+        entry = int(np.flatnonzero((bits > limit).reshape(-1, packing.bit_count).any(axis=0))[0])
+        top = limit if isinstance(limit, int) else int(limit[entry])
+        piece = next(name for name, where in layout.slices.items() if where.start <= entry < where.stop)
+        raise ValueError(
+            f"a uint8 observation holds 0/1 entries (card counts 0..2 with two decks): entry {entry} "
+            f"(piece {piece!r}) can be at most {top}, got {int(bits[..., entry].max())}; is it not this "
+            "layout's, or a float32 observation cast to uint8?"
+        )
+
+
 def unpack_numpy(obs: Mapping[str, np.ndarray] | np.ndarray, layout: Layout) -> np.ndarray:
-    """The float32 observation (B, D) of an observation in any format (NumPy, on the host)."""
+    """The float32 observation (B, D) of an observation in any format (NumPy, on the host).
+
+    ``ValueError`` (expected against got) for an observation that does not fit ``layout``: a
+    last axis of another width (another preset's layout, cut-short words), a missing or
+    misshapen ``tail``, or a uint8 value its entry cannot hold (2 where only 0/1 can be)."""
     main, tail = _parts(obs)
     main = np.asarray(main)
-    if main.dtype == np.float32:
-        return main
     packing = layout.packing
-    if main.dtype == np.uint8:
+    fmt = _format_of(main.dtype)
+    tail = None if tail is None else np.asarray(tail)
+    _check(fmt, main.shape, None if tail is None else tail.shape,
+           None if tail is None else tail.dtype, packing)  # fmt: skip
+    if fmt == "float32":
+        return main
+    if fmt == "uint8":
+        _check_counts(main, layout)
         bits = main
-    elif main.dtype in (np.uint64, np.int64):
+    else:
         flat = np.unpackbits(np.ascontiguousarray(main).view(np.uint8), axis=-1, bitorder="little")
         bits = flat[..., packing.source]
         if packing.second is not None:
             bits = bits + np.where(packing.second >= 0, flat[..., np.maximum(packing.second, 0)], 0)
-    else:
-        raise TypeError(f"an observation of dtype {main.dtype} is none of the formats {OBS_FORMATS}")
-    return np.concatenate([bits.astype(np.float32), np.asarray(tail, np.float32)], axis=-1)
+    return np.concatenate([bits.astype(np.float32), tail.astype(np.float32, copy=False)], axis=-1)
+
+
+def _format_of(dtype: Any) -> str:
+    """The format an observation's dtype says (NumPy or torch): ``TypeError`` for any other."""
+    name = str(dtype).removeprefix("torch.")
+    formats = {"float32": "float32", "uint8": "uint8", "uint64": "packed", "int64": "packed"}
+    if name not in formats:
+        raise TypeError(
+            f"an observation of dtype {name} is none of the formats {OBS_FORMATS}: float32 (the whole "
+            "vector), uint8 (the 0/1 prefix), uint64 or int64 (packed words)"
+        )
+    return formats[name]
 
 
 _SHIFTS: dict[Any, Any] = {}
@@ -110,10 +185,21 @@ def unpack(
 
     ``obs`` is a format's dict (``observation`` and, for ``uint8``/``packed``, ``tail``) of
     NumPy arrays or torch tensors (packed words may be uint64 NumPy arrays or int64 tensors).
-    Only the compact arrays cross to the device; the bits are expanded there."""
+    Only the compact arrays cross to the device; the bits are expanded there.
+
+    Shapes and dtypes are checked against ``layout`` (``ValueError`` naming expected and got),
+    and a uint8 prefix's values on the host (NumPy or a CPU tensor: one vectorised pass); a
+    uint8 tensor already on an accelerator is not value-checked (that would wait for the
+    device)."""
     import torch
 
     main, tail = _parts(obs)
+    packing = layout.packing
+    fmt = _format_of(main.dtype)
+    _check(fmt, tuple(main.shape), None if tail is None else tuple(tail.shape),
+           None if tail is None else tail.dtype, packing)  # fmt: skip
+    if fmt == "uint8" and (isinstance(main, np.ndarray) or main.device.type == "cpu"):
+        _check_counts(main if isinstance(main, np.ndarray) else main.numpy(), layout)
     if isinstance(main, np.ndarray):
         if main.dtype == np.float32:
             return torch.from_numpy(main).to(device)
@@ -121,15 +207,16 @@ def unpack(
             main = main.view(np.int64)  # torch's bit operations want a signed word
         main = torch.from_numpy(np.ascontiguousarray(main))
     main = main.to(device)
-    if main.dtype == torch.float32:
+    if fmt == "float32":
         return main
     if isinstance(tail, np.ndarray):
         tail = torch.from_numpy(np.ascontiguousarray(tail))
     tail = tail.to(device=main.device, dtype=torch.float32)
-    packing = layout.packing
-    if main.dtype == torch.uint8:
+    if fmt == "uint8":
         bits = main.to(torch.float32)
-    elif main.dtype == torch.int64:
+    else:
+        if main.dtype != torch.int64:  # a uint64 tensor: torch's bit operations want a signed word
+            main = main.view(torch.int64)
         key = (packing, main.device)
         if key not in _SHIFTS:
             source = torch.as_tensor(packing.source, device=main.device)
@@ -147,6 +234,4 @@ def unpack(
             index, has = second
             bits = bits + flat.index_select(-1, index) * has
         bits = bits.to(torch.float32)
-    else:
-        raise TypeError(f"an observation of dtype {main.dtype} is none of the formats {OBS_FORMATS}")
     return torch.cat([bits, tail], dim=-1)

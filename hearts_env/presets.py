@@ -19,7 +19,15 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from hearts_env.cards import parse_card, parse_cards
-from hearts_env.rules import SMEAR_CATEGORIES, Rules, as_int, points_table
+from hearts_env.rules import (
+    SMEAR_CATEGORIES,
+    Rules,
+    as_int,
+    idle_fields,
+    idle_message,
+    neutral_value,
+    points_table,
+)
 
 REMOVAL_TABLES: dict[str, dict[int, str]] = {
     # docs/rules.md: cards removed so that every hand is equal, per player count.
@@ -197,11 +205,16 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "royal_hearts",
-            "Royal Hearts: Q♠ 26; Q♥ doubles its taker's hearts; Q♦ -10 (not below 0); Q♣ cancels Q♠.",
+            "Royal Hearts: Q♠ 26; Q♥ doubles its taker's hearts; Q♦ -10 off his total (not below 0); "
+            "Q♣ cancels Q♠; the shooter chooses.",
             pass_cycles=_STANDARD_CYCLES,
             card_points={"hearts": 1, "QS": 26, "QD": -10},
-            options=dict(scoring="royal"),
-            readings={"subtract_moon": {"moon": "new"}},
+            options=dict(scoring="royal", moon="shooter_choice"),
+            readings={
+                "add_moon": {"moon": "old"},
+                "subtract_moon": {"moon": "new"},
+                "deal_floor": {"scoring": "royal_deal_floor"},
+            },
         ),
         Preset(
             "hearts_1887",
@@ -235,7 +248,8 @@ PRESETS.update(
             ),
             Preset(
                 "auction_hearts",
-                "Auction Hearts (Foster 1897): bid chips to name the penalty suit, 1 a card; no pass.",
+                "Auction Hearts (Foster 1897): bid chips to name the penalty suit (eldest hand opens), "
+                "1 a card; no pass.",
                 players=(4, 6),
                 options=dict(
                     pass_directions=("hold",),
@@ -543,7 +557,27 @@ def make_rules(
         if "max_bid" not in options:  # bids up to what the categories are worth
             worth = sum(SMEAR_CATEGORIES.get(c, 0) for c in values["categories"])
             values["max_bid"] = max(1, min(values.get("max_bid", worth), worth))
+    _leave_out_idle(preset, values, given, options)
     return Rules(preset=preset, num_players=n, **values)
+
+
+def _leave_out_idle(
+    preset: str, values: dict[str, Any], given: Mapping[str, Any], options: Mapping[str, Any]
+) -> None:
+    """Options that cannot matter under ``values`` (:func:`~hearts_env.rules.idle_fields`): an
+    error where this call names one (whatever its value) or a reading or version sets one to
+    something else than its neutral value; a preset's own value goes back to the neutral one
+    (the nine-card game's joker points without jokers)."""
+    full = {**{f.name: neutral_value(f.name, "hearts") for f in fields(Rules)}, **values}
+    game = full["game"]
+    idle = idle_fields(full)
+    refused = [name for name in idle if name in given or (
+        name in options and full[name] != neutral_value(name, game))]  # fmt: skip
+    if refused:
+        raise ValueError(idle_message(refused, idle, preset))
+    for name in idle:
+        if name in values:
+            values[name] = neutral_value(name, game)
 
 
 def _categories_in_play(values: Mapping[str, Any]) -> tuple[str, ...]:

@@ -143,9 +143,9 @@ class ReferenceDeal:
     * ``silent_partner`` — Partnership C: the holder of 10♦ when the slam was bid (``None``
       without a bid, when the bidder holds 10♦ himself, or when 10♦ is not in play);
     * ``auction_winner`` and ``winning_bid`` — Auction Hearts: the highest bidder and his bid
-      (``None`` and 0 while nobody has bid, and when everyone passed);
-    * ``penalty_suit`` — Auction Hearts: the suit (0 ♣ … 3 ♠) whose cards score, once known
-      (named by the winner, or hearts when everyone passed); ``None`` otherwise;
+      (``None`` and 0 before eldest hand's opening bid);
+    * ``penalty_suit`` — Auction Hearts: the suit (0 ♣ … 3 ♠) whose cards score, once the
+      winner has named it; ``None`` otherwise;
     * ``moon_choice`` — ``moon="shooter_choice"``: the shooter's decision (``"moon:add"`` or
       ``"moon:subtract"``), else ``None``;
     * ``moon_team`` — ``team_scoring="sum"``: the team index (into ``rules.teams``) whose
@@ -221,8 +221,9 @@ class ReferenceDeal:
     ) -> None:
         """Set up a deal from the hands as dealt (before passing).
 
-        ``totals`` are the game totals before this deal (only ``moon="auto_choice"`` reads
-        them); ``kitty`` holds the leftover cards (the widow) when ``rules.leftover == "kitty"``;
+        ``totals`` are the game totals before this deal (``moon="auto_choice"`` and Royal
+        Hearts' Q♦ read them); ``kitty`` holds the leftover cards (the widow) when
+        ``rules.leftover == "kitty"``;
         ``stock`` the cards of the stock in draw order (the first drawn first), required in
         Domino Hearts (``rules.stock_deal``: the hands hold ``stock_deal`` cards each and the
         stock every other card of the deck) and not allowed in the other variants.
@@ -275,7 +276,7 @@ class ReferenceDeal:
         self.moon_team: int | None = None
         self.opening_leader: int | None = None
         """The seat that leads the first trick with any card (the auction winner, the slam
-        bidder, eldest after an all-pass auction); ``None``: the ``first_lead`` rule."""
+        bidder); ``None``: the ``first_lead`` rule."""
 
         self.pass_chosen: list[list[int]] = [[] for _ in range(n)]
         self.trick: list[tuple[int, int]] = []
@@ -496,8 +497,9 @@ class ReferenceDeal:
         """The names of the decisions the current player may make now (decision phases)."""
         if self.phase == PHASE_DECLARE:
             return ["pass", "general" if self.rules.bidding == "general" else "slam"]
-        if self.phase == PHASE_BID:
-            return ["pass"] + [f"bid:{n}" for n in range(self.winning_bid + 1, self.rules.max_bid + 1)]
+        if self.phase == PHASE_BID:  # eldest hand opens the auction: he may not pass
+            opening = [] if self.current_player == self.eldest else ["pass"]
+            return opening + [f"bid:{n}" for n in range(self.winning_bid + 1, self.rules.max_bid + 1)]
         if self.phase == PHASE_NAME_SUIT:
             return [f"suit:{letter}" for letter in SUIT_LETTERS]
         if self.phase == PHASE_MOON_CHOICE:
@@ -522,6 +524,8 @@ class ReferenceDeal:
             return "only the auction winner names the penalty suit, right after the bidding"
         if name.startswith("moon:"):
             return "only a moon shooter chooses, after the last trick"
+        if self.phase == PHASE_BID and name == "pass":
+            return "eldest hand must open the auction with a bid"
         return {
             PHASE_DECLARE: "the declaration round asks for pass or a declaration",
             PHASE_BID: "the auction asks for pass or a higher bid",
@@ -574,29 +578,25 @@ class ReferenceDeal:
         self._begin_play()
 
     def _bid(self, seat: int, name: str) -> None:
-        """One bid each, eldest hand to the dealer; then the winner names the suit (or, after
-        an all-pass, hearts score and eldest leads)."""
+        """One bid each, eldest hand (who must bid) to the dealer; then the winner names the
+        suit."""
         if name != "pass":
             self.winning_bid = int(name.split(":")[1])
             self.auction_winner = seat
         if seat != self.dealer:
             self.current_player = (seat + 1) % self.num_players
-        elif self.auction_winner is not None:
+        else:
             self.phase = PHASE_NAME_SUIT
             self.current_player = self.auction_winner
-        else:
-            self.opening_leader = self.eldest
-            self._name_suit(HEARTS)
 
     def _name_suit(self, suit: int) -> None:
-        """Only the penalty suit's cards score, 1 each; the winner (or eldest) leads any card."""
+        """Only the penalty suit's cards score, 1 each; the auction's winner leads any card."""
         self.penalty_suit = suit
         self.card_points = tuple(
             1 if c < NUM_STANDARD_CARDS and c // NUM_RANKS == suit else 0
             for c in range(len(self.card_points))
         )
-        if self.auction_winner is not None:
-            self.opening_leader = self.auction_winner
+        self.opening_leader = self.auction_winner
         self._begin_play()
 
     # ------------------------------------------------------------------ play
@@ -884,7 +884,9 @@ class ReferenceDeal:
         points = self.card_points
         if self.rules.scoring == "points":
             return sum(points[c] for c in cards)
-        # Royal Hearts: hearts (doubled with Q♥), Q♠ unless cancelled by Q♣, then Q♦, floor 0.
+        # Royal Hearts: hearts (doubled with Q♥), Q♠ unless cancelled by Q♣, then Q♦; the
+        # first reading ("royal_deal_floor") floors the deal score at 0, the second floors the
+        # game total instead (_lower_by_queen_of_diamonds).
         score = sum(points[c] for c in cards if _is_heart(c))
         if QUEEN_OF_HEARTS in cards:
             score *= 2
@@ -892,7 +894,29 @@ class ReferenceDeal:
             score += points[QUEEN_OF_SPADES]
         if QUEEN_OF_DIAMONDS in cards:
             score += points[QUEEN_OF_DIAMONDS]
-        return max(score, 0)
+        return max(score, 0) if self.rules.scoring == "royal_deal_floor" else score
+
+    def _lower_by_queen_of_diamonds(self, points: list[int]) -> list[int]:
+        """Royal Hearts (``scoring="royal"``, RULES.md §3): Q♦ "reduces the player's total
+        score by 10 (but not below zero)": its taker's new total is max(0, old total + deal
+        score), and his deal points are the change applied to his total. Readings: Q♦ never
+        raises a total (one already below 0 without Q♦, after a ``moon:subtract``, keeps that
+        value); a moon shooter's points are the moon's (his Q♦ is in the score he adds or
+        subtracts)."""
+        taker = next((s for s in range(self.num_players) if QUEEN_OF_DIAMONDS in self.counted(s)), None)
+        if self.rules.scoring != "royal" or taker is None or taker == self.moon_shooter:
+            return points
+        if self.moon_shooter is not None and self.rules.moon in ("no_points", "slam"):
+            return points  # the moon scored the others 0: Q♦ lowers nothing
+        old = self.totals[taker]
+        without_queen = old + points[taker] - self.card_points[QUEEN_OF_DIAMONDS]
+        if without_queen < 0:
+            new = without_queen
+        else:
+            new = max(0, without_queen + self.card_points[QUEEN_OF_DIAMONDS])
+        points = list(points)
+        points[taker] = new - old
+        return points
 
     def counted(self, seat: int) -> set[int] | list[int]:
         """The cards ``seat`` took that score: all he took, less the ``uncounted`` ones (so an
@@ -1025,8 +1049,9 @@ class ReferenceDeal:
         return [0 if team_of[s] == self.moon_team else total for s in range(self.num_players)]
 
     def _finish(self, points: list[int]) -> None:
-        """The auction winner's bid, the slam pair's sum; team points; the deal is done."""
-        points = list(points)
+        """Q♦'s floor (Royal Hearts), the auction winner's bid, the slam pair's sum; team
+        points; the deal is done."""
+        points = self._lower_by_queen_of_diamonds(list(points))
         if self.auction_winner is not None:
             points[self.auction_winner] += self.winning_bid
         if self.bidder is not None and self.silent_partner is not None:

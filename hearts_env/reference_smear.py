@@ -89,7 +89,7 @@ class ReferenceSmearDeal:
     seat: discarded and thrown-away cards), ``dead`` (the dead blind).
 
     Results, valid once ``done``: ``cancelled``, ``pitcher``, ``bid`` (the winning bid's value,
-    ``rules.smear_points + 1`` for ``bid:moon``), ``moon``, ``made``, ``trumps``,
+    ``rules.moon_value`` for ``bid:moon``), ``moon``, ``made``, ``trumps``,
     ``categories`` (name -> side index, ``-1`` not in play, ``-2`` nobody), ``side_points``,
     ``made_points``, ``tricks_won`` (cards won per seat), ``held_at_start`` (per seat: the hand
     when play began).
@@ -265,7 +265,7 @@ class ReferenceSmearDeal:
 
     # ------------------------------------------------------------------ legality
     def _bid_value(self, name: str) -> int:
-        return self.rules.smear_points + 1 if name == "bid:moon" else int(name.split(":")[1])
+        return self.rules.moon_value if name == "bid:moon" else int(name.split(":")[1])
 
     def _why_illegal(self, action: object) -> str | None:
         """Why ``action`` is illegal now, or ``None`` when it is legal."""
@@ -315,7 +315,7 @@ class ReferenceSmearDeal:
         return self._why_not_play(seat, action)
 
     def _high_bid_name(self) -> str:
-        if self.high_bid == self.rules.smear_points + 1 and self.rules.moon_bid != "none":
+        if self.high_bid == self.rules.moon_value and self.rules.moon_bid != "none":
             return "bid:moon"
         return f"bid:{self.high_bid}"
 
@@ -323,22 +323,23 @@ class ReferenceSmearDeal:
         hand = self.hands[seat]
         keep = self.rules.keep
         deal = self.rules.smear_deal
-        if deal == "stock":
-            trumps = self._trumps_in(hand)
-            if self._is_trump(card) and len(trumps) <= keep:
-                return (
-                    f"{card_name(card)} is a trump, and a trump may be discarded only by a player "
-                    f"holding more than {keep} of them (seat {seat} holds {len(trumps)})"
-                )
-            return None
-        if deal == "widow":
-            if self._scoring_trump(card) and any(not self._scoring_trump(c) for c in hand):
-                return (
-                    f"{card_name(card)} is a scoring trump (trump A J 10 3 2, jick, jokers): it may be "
-                    "discarded only when nothing else is left"
-                )
-            return None
-        return None  # blind: the kitty exchange, any card
+        if deal not in ("stock", "widow"):
+            return None  # blind: the kitty exchange, any card
+        # Every Smear game (RULES.md §4): a trump only by a player with more than six of them
+        # (the widow game's pitcher after the stock too) ...
+        trumps = self._trumps_in(hand)
+        if self._is_trump(card) and len(trumps) <= keep:
+            return (
+                f"{card_name(card)} is a trump, and a trump may be discarded only by a player "
+                f"holding more than {keep} of them (seat {seat} holds {len(trumps)})"
+            )
+        # ... and in the widow game never a scoring trump while he holds another card.
+        if deal == "widow" and self._scoring_trump(card) and any(not self._scoring_trump(c) for c in hand):
+            return (
+                f"{card_name(card)} is a scoring trump (trump A J 10 3 2, jick, jokers): it may be "
+                "discarded only when nothing else is left"
+            )
+        return None
 
     def _why_not_play(self, seat: int, card: int) -> str | None:
         hand = self.hands[seat]
@@ -621,8 +622,8 @@ def reference_smear_game(
     highest total wins, a tie at the top to the pitching side when it is one of them (else the
     game goes on). ``pitcher_only_wins``: the game ends exactly when the pitching side's total
     reaches the target, and the pitching side wins. The widow game's moon (``moon_bid="game"``):
-    made, the pitching side wins at once unless its total is negative (reset to 0; reading: the
-    game then goes on); missed, the game ends and the side with the highest other total wins
+    made, the pitching side wins at once unless its total was negative before the deal (reset
+    to 0; the game goes on); missed, the game ends and the side with the highest other total wins
     (reading: a tie there leaves no winner). ``deals_played`` (optional, this deal included)
     applies ``max_deals``: the highest total wins, a tie leaves no winner.
     """
@@ -637,7 +638,7 @@ def reference_smear_game(
     side = rules.team_of[deal.pitcher]
     if deal.moon and rules.moon_bid == "game":
         if deal.made:
-            if new[side] < 0:
+            if totals[side] < 0:  # negative before the deal (RULES.md §4, second reading)
                 new[side] = 0
                 return (new, *_max_deals_end(rules, new, deals_played))
             return new, True, side

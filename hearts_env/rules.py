@@ -32,7 +32,7 @@ HEARTS_BREAKS = ("heart", "heart_or_queen", "free")
 MOONS = ("old", "new", "no_points", "none", "auto_choice", "shooter_choice", "slam")
 FIRST_TRICK_ALL_PENALTY = ("play", "redeal", "not_counted", "to_lowest")
 MOON_CARDS = ("penalty", "counting")
-SCORINGS = ("points", "royal")
+SCORINGS = ("points", "royal", "royal_deal_floor")
 SETTLEMENTS = ("points", "howell", "jackpot", "lowest_wins_chips", "maria")
 EPISODES = ("deal", "game")
 ILLEGAL_ACTIONS = ("raise", "terminate")
@@ -53,6 +53,8 @@ SMEAR_CATEGORIES = {"high": 1, "low": 1, "two": 1, "jack": 1, "jick": 1, "joker1
                     "game": 1, "ten": 1, "trey": 3}  # fmt: skip
 """Every Smear point category and what it is worth."""
 MOON_BIDS = ("none", "points", "game")
+FIVE_POINT_MOON = 11
+"""Five-point Smear's moon (High, Low, Jack, Jick or Joker, Game): +11 made, -11 missed."""
 TRUMP_CHOICES = ("named", "first_lead")
 JOKER_RANKS = ("high", "lowest")
 JOKER_POINTS = ("trick", "holder")
@@ -177,7 +179,10 @@ class Rules:
     card_points: tuple[int, ...] = field(default_factory=lambda: _standard_points())
     """Points per card index (positive = penalty, negative = bonus)."""
     scoring: str = "points"
-    """``"points"``: sum of card points; ``"royal"``: Royal Hearts' queen effects."""
+    """``"points"``: sum of card points; ``"royal"``: Royal Hearts' queens (Q♥ doubles its
+    taker's hearts, Q♣ cancels his Q♠, Q♦ lowers his game total by its points, not below 0;
+    his deal points are the change applied to his total); ``"royal_deal_floor"``: the same with
+    Q♦'s floor on the deal score instead (no deal below 0), the first reading."""
     moon: str = "old"
     """Taking every penalty card: ``"old"`` (the shooter scores his points less the penalty total,
     every other player adds it), ``"new"`` (the shooter subtracts it twice: minus the total,
@@ -213,8 +218,8 @@ class Rules:
     """Decisions before the first lead (docs/rules.md): ``"none"``; ``"general"`` (Chasse-cœur:
     from eldest hand each player passes or declares Général, the first declaration closes the
     round); ``"auction"`` (Auction Hearts: from eldest to dealer each passes or bids more chips
-    than before, up to ``max_bid``; the winner names the penalty suit and leads; all passing:
-    hearts, eldest leads); ``"slam"`` (Partnership C: from eldest each passes or bids to take
+    than before, up to ``max_bid``; eldest hand may not pass, so every deal has a winner, who
+    names the penalty suit and leads); ``"slam"`` (Partnership C: from eldest each passes or bids to take
     every trick, the first bid closes; the 10♦ holder becomes the bidder's silent partner)."""
     general_points: int = 64
     """Chasse-cœur: a successful Général gives each opponent this, a failed one the declarer."""
@@ -243,8 +248,9 @@ class Rules:
     min_bid: int = 1
     """Smear: the smallest bid (``max_bid`` the largest)."""
     moon_bid: str = "none"
-    """Smear: ``"none"``; ``"points"`` (``bid:moon``, worth one more than every category
-    together, scored when the pitching side takes every point in play and set back when not);
+    """Smear: ``"none"``; ``"points"`` (``bid:moon``, worth :attr:`moon_value`: 11 with
+    five-point scoring, else one more than every category together; scored when the pitching
+    side takes every point in play and set back as much when not);
     ``"game"`` (the widow game's moon: taking every point wins the game at once, a negative
     total only goes back to 0; missing loses the game)."""
     dealer_must_bid: bool = True
@@ -413,9 +419,20 @@ class Rules:
                 f"bids must satisfy 1 <= min_bid ({self.min_bid}) <= max_bid ({self.max_bid}) <= "
                 f"the {self.smear_points} points the categories are worth"
             )
+        if self.trumps == "first_lead" and self.smear_deal != "blind":
+            raise ValueError(
+                f"trumps='first_lead' with smear_deal={self.smear_deal!r}: the {self.smear_deal} deal "
+                "throws away or discards by trumps before the first lead names them; first-lead trumps "
+                "need smear_deal='blind'"
+            )
         if self.trumps == "first_lead" and self.pitcher_leads_trump:
             raise ValueError(
                 "trumps='first_lead' (the first lead names trumps) with pitcher_leads_trump=True"
+            )
+        if self.teams and self.team_scoring != "sum":
+            raise ValueError(
+                f"team_scoring={self.team_scoring!r}: Smear scores by sides; use team_scoring='sum' "
+                "with teams"
             )
         if self.target_score <= 0:
             raise ValueError(f"target_score must be positive, got {self.target_score}")
@@ -424,6 +441,14 @@ class Rules:
     def smear_points(self) -> int:
         """Smear: what every category together is worth (10 in the ten-point game)."""
         return sum(SMEAR_CATEGORIES[c] for c in self.categories)
+
+    @cached_property
+    def moon_value(self) -> int:
+        """Smear: what ``bid:moon`` is worth, made or missed (``moon_bid="points"``): 11 with
+        five-point scoring (categories worth 5: smear.txt, "the moon, worth 11 points, consists
+        of taking all 5 points"), else one more than every category together (11 in the
+        ten-point game)."""
+        return FIVE_POINT_MOON if self.smear_points == 5 else self.smear_points + 1
 
     def _check_teams(self) -> None:
         n = self.num_players
@@ -434,6 +459,11 @@ class Rules:
         seats = sorted(as_int("a team seat", seat) for team in self.teams for seat in team)
         if self.teams and seats != list(range(n)):
             raise ValueError(f"teams={self.teams!r} must hold every seat 0..{n - 1} exactly once")
+        if len(self.teams) == 1:
+            raise ValueError(
+                f"teams={self.teams!r} is one team of every seat: a team game needs at least two teams "
+                "(or no teams: teams=())"
+            )
         if bool(self.teams) != (self.team_scoring != "none"):
             raise ValueError(
                 f"teams={self.teams!r} with team_scoring={self.team_scoring!r}: fixed teams need "
@@ -447,7 +477,7 @@ class Rules:
                 )
         if self.bidding == "auction" and self.first_lead != "eldest":
             raise ValueError(
-                f"bidding='auction' decides the first lead (the auction's winner, else eldest hand): "
+                f"bidding='auction' decides the first lead (the auction's winner): "
                 f"first_lead must be 'eldest', got {self.first_lead!r}"
             )
         if self.bidding == "slam" and self.teams:
@@ -462,7 +492,7 @@ class Rules:
             "stock_deal": self.stock_deal is not None,
             "bidding": self.bidding != "none",
             "teams": bool(self.teams),
-            "scoring='royal'": self.scoring == "royal",
+            "Royal scoring": self.scoring != "points",
             "first_trick_all_penalty": self.first_trick_all_penalty != "play",
         }
         used = [name for name, on in unsupported.items() if on]
@@ -563,7 +593,7 @@ class Rules:
     def penalty_total(self) -> int:
         """Sum of positive card points in play (26 in standard Hearts, 43 in Black Maria)."""
         total = sum(max(self.card_points[c], 0) for c in self.deck.cards)
-        if self.scoring == "royal":
+        if self.scoring != "points":
             # Q♥ doubles the hearts of its taker: all hearts in one hand count twice.
             total += sum(self.card_points[c] for c in self.deck.cards if c // NUM_RANKS == HEARTS)
         return total
@@ -681,6 +711,69 @@ _SMEAR_FIELDS = {
     "pitcher_leads_trump", "jick", "joker_rank", "distinguishable_jokers", "joker_points",
     "categories", "pitcher_only_wins",
 }  # fmt: skip
+HEARTS_FIELDS = frozenset({
+    "decks", "leftover", "pass_count", "pass_directions", "first_lead", "hearts_break", "queen_needs_break",
+    "lead_hearts_if_only_queen", "no_points_first_trick", "no_heart_lead_first_trick",
+    "first_trick_all_penalty", "club_play", "discard_first", "card_points", "scoring", "moon", "moon_cards",
+    "moon_points", "no_tricks_bonus", "exact_target_reset", "settlement", "stock_deal", "bidding",
+    "general_points",
+})  # fmt: skip
+"""The Hearts-family fields: a Smear game has no use for them (the rest serve both games)."""
+_SMEAR_NEUTRAL: dict[str, object] = {
+    # A Hearts field's value in a Smear game where its default would switch a mechanism on.
+    "pass_count": 0, "pass_directions": ("hold",), "first_lead": "eldest", "no_points_first_trick": False,
+    "card_points": (0,) * NUM_CARDS,
+}  # fmt: skip
+_DEFAULTS = {f.name: f.default for f in fields(Rules) if f.name != "card_points"}
+
+
+def neutral_value(name: str, game: str) -> object:
+    """What field ``name`` holds where it cannot matter (:func:`idle_fields`) in ``game``: its
+    default, or for a Hearts field in Smear the value that leaves its mechanism out (no pass,
+    no card points …)."""
+    if game == "smear" and name in _SMEAR_NEUTRAL:
+        return _SMEAR_NEUTRAL[name]
+    return _standard_points() if name == "card_points" else _DEFAULTS[name]
+
+
+def idle_fields(values: Mapping[str, object]) -> dict[str, str]:
+    """The fields that cannot matter under ``values`` (every field of :class:`Rules` by name),
+    each with the reason: the other game's fields, joker options without the jokers, the moon's
+    payment where no old moon is scored, a bid limit or Général value without that bidding.
+
+    Values need not be validated yet: only equality is used."""
+    idle: dict[str, str] = {}
+    if values["game"] == "smear":
+        idle.update(dict.fromkeys(sorted(HEARTS_FIELDS), "Hearts-family options, not for game='smear'"))
+        jokers = values["jokers"]
+        if jokers == 0:
+            why = "joker options without jokers (jokers=0)"
+            idle.update(dict.fromkeys(("joker_rank", "joker_points"), why))
+        if jokers in (0, 1):
+            idle["distinguishable_jokers"] = f"it tells two jokers apart, and jokers={jokers}"
+        if values["smear_deal"] == "nine_card" and values["trumps"] == "named":
+            idle["pitcher_leads_trump"] = "smear_deal='nine_card' plays only trumps"
+        return idle
+    idle.update(dict.fromkeys(sorted(_SMEAR_FIELDS), "Smear options, not for game='hearts'"))
+    if values["bidding"] != "general":
+        idle["general_points"] = "the Général's value needs bidding='general'"
+    if values["bidding"] != "auction":
+        idle["max_bid"] = "the highest chip bid needs bidding='auction'"
+    if values["team_scoring"] == "sum":
+        why = "team_scoring='sum' scores a team taking every penalty card by its own rule"
+        idle.update(dict.fromkeys(("moon", "moon_points"), why))
+    elif values["moon"] in ("none", "new", "no_points", "slam"):
+        idle["moon_points"] = f"what the others score on an old moon, and moon={values['moon']!r} has none"
+    return idle
+
+
+def idle_message(names: list[str], idle: Mapping[str, str], preset: str) -> str:
+    """One error line for options that cannot matter: each name with its reason."""
+    reasons: dict[str, list[str]] = {}
+    for name in names:
+        reasons.setdefault(idle[name], []).append(name)
+    said = "; ".join(f"{', '.join(group)}: {why}" for why, group in reasons.items())
+    return f"{said} ({preset} has no use for them: leave them out)"
 
 
 def _standard_points() -> tuple[int, ...]:

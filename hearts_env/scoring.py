@@ -21,14 +21,36 @@ def _took(taken: np.ndarray, card_bit: np.uint64) -> np.ndarray:
 
 
 def royal_points(rules: Rules, taken: np.ndarray) -> np.ndarray:
-    """Royal Hearts deal scores (K, P): hearts (doubled with Q♥), Q♠ unless Q♣ too, Q♦ −10, ≥ 0."""
+    """Royal Hearts deal scores (K, P), in the source's order: hearts (doubled with Q♥), Q♠
+    unless Q♣ too, Q♦ −10. ``scoring="royal_deal_floor"`` floors them at 0; ``"royal"`` leaves
+    the floor to the game total (:func:`diamond_floor`)."""
     values = np.array(rules.card_points[:54], dtype=np.int64)
     heart_values = np.where(np.arange(54) // 13 == HEARTS, values, 0)
     hearts = unpack(taken & SUIT_MASK[HEARTS], 54).astype(np.int64) @ heart_values
     score = hearts * np.where(_took(taken, _QH), 2, 1)
     score += np.where(_took(taken, _QS) & ~_took(taken, _QC), rules.card_points[parse_card("QS")], 0)
     score += np.where(_took(taken, _QD), rules.card_points[parse_card("QD")], 0)
-    return np.maximum(score, 0)
+    return np.maximum(score, 0) if rules.scoring == "royal_deal_floor" else score
+
+
+def diamond_floor(
+    rules: Rules, taken: np.ndarray, points: np.ndarray, totals: np.ndarray, shooter: np.ndarray
+) -> np.ndarray:
+    """Royal Hearts (``scoring="royal"``): Q♦ lowers its taker's game total, not below 0.
+
+    ``points`` (K, P) are the deal points with Q♦'s −10 in them, ``totals`` (K, P) the totals
+    before the deal. The Q♦ taker's total becomes ``max(0, total + points)``, except that Q♦
+    never raises a total: a total already below 0 without it (after a ``moon:subtract``) keeps
+    its value without Q♦'s effect. His deal points are the change applied to his total. A moon
+    shooter's points are the moon's (his Q♦ is in the deal score he adds or subtracts), and a
+    moon that scores the others 0 leaves Q♦ nothing to lower."""
+    diamond = rules.card_points[parse_card("QD")]
+    took = _took(taken, _QD) & (np.arange(points.shape[1])[None, :] != shooter[:, None])
+    if rules.moon in ("no_points", "slam"):  # such a moon scores the others 0: Q♦ lowers nothing
+        took &= (shooter < 0)[:, None]
+    after = totals + points
+    floored = np.maximum(after, np.minimum(after - diamond, 0))
+    return np.where(took, floored - totals, points)
 
 
 def points_of(rules: Rules, masks: np.ndarray) -> np.ndarray:
@@ -44,7 +66,7 @@ def give_first_trick(
     (K,) uint64, 0 where the rule did not apply), go to the player with the lowest non-zero
     points without them (Royal scoring: his Royal score; ties: the lowest seat; nobody
     non-zero: back to ``winner`` (K,), the trick's winner). Returns new ``taken`` and ``points``."""
-    score = royal_points(rules, taken) if rules.scoring == "royal" else points
+    score = royal_points(rules, taken) if rules.scoring != "points" else points
     candidates = score != 0
     lowest = np.argmin(np.where(candidates, score, np.iinfo(np.int64).max), axis=1)
     receiver = np.where(candidates.any(axis=1), lowest, winner)
@@ -68,7 +90,8 @@ def deal_points(
     """Final points (K, P) of K finished deals and the moon shooter of each (-1 if none).
 
     ``taken`` (K, P) uint64 cards won; ``points`` (K, P) plain card-point sums; ``tricks_won``
-    (K, P); ``totals`` (K, P) game totals before the deal (for ``moon="auto_choice"``);
+    (K, P); ``totals`` (K, P) game totals before the deal (for ``moon="auto_choice"`` and Royal
+    Hearts' Q♦, :func:`diamond_floor`);
     ``uncounted`` (K,) uint64 penalty cards that score nothing this deal
     (``first_trick_all_penalty="not_counted"``): worth 0, not needed for the moon, and out of
     the penalty total the moon rules use; ``moon_choice`` (K,) the shooter's decision under
@@ -79,12 +102,12 @@ def deal_points(
     """
     k, p = points.shape
     if uncounted is None:  # the common case: every card counts
-        raw = royal_points(rules, taken) if rules.scoring == "royal" else points.copy()
+        raw = royal_points(rules, taken) if rules.scoring != "points" else points.copy()
         moon_mask = np.uint64(rules.moon_mask)
         shot = ((taken & moon_mask) == moon_mask) & (moon_mask != ZERO)  # (K, P)
     else:
         counted = taken & ~uncounted[:, None]
-        raw = royal_points(rules, counted) if rules.scoring == "royal" else points.copy()
+        raw = royal_points(rules, counted) if rules.scoring != "points" else points.copy()
         moon = np.uint64(rules.moon_mask) & ~uncounted  # (K,)
         shot = ((taken & moon[:, None]) == moon[:, None]) & (moon != ZERO)[:, None]  # (K, P)
     if taken_hi is not None:
@@ -99,7 +122,7 @@ def deal_points(
         penalty_total = np.full(k, rules.penalty_total, np.int64)
         if uncounted is not None:
             penalty_total -= points_of(rules, uncounted)
-        total = raw[rows, np.maximum(shooter, 0)] if rules.scoring == "royal" else penalty_total
+        total = raw[rows, np.maximum(shooter, 0)] if rules.scoring != "points" else penalty_total
         total = np.broadcast_to(np.asarray(total, dtype=np.int64), (k,))[:, None]
         to_others = total if rules.moon_points is None else np.full_like(total, rules.moon_points)
         old = np.where(shot, raw - total, raw + to_others)
@@ -124,6 +147,9 @@ def deal_points(
         final = np.where(has_shooter[:, None], moon, raw)
     if rules.no_tricks_bonus:
         final = final + np.where((tricks_won == 0) & ~has_shooter[:, None], rules.no_tricks_bonus, 0)
+    if rules.scoring == "royal":
+        counted = taken if uncounted is None else taken & ~uncounted[:, None]
+        final = diamond_floor(rules, counted, final, totals, shooter)
     return final.astype(np.int64), shooter
 
 

@@ -129,7 +129,7 @@ class SmearState:
     dealer: np.ndarray  # (B,) int64
     deal_index: np.ndarray  # (B,) int64
     bids: np.ndarray  # (B, P) int64: -1 not yet, else the decision index of the bid (0 = pass)
-    high_bid: np.ndarray  # (B,) int64: the highest bid's value (0 none; the moon: smear_points + 1)
+    high_bid: np.ndarray  # (B,) int64: the highest bid's value (0 none; the moon: rules.moon_value)
     pitcher: np.ndarray  # (B,) int64: -1 until a bid
     bids_made: np.ndarray  # (B,) int64
     trumps: np.ndarray  # (B,) int64: -1 until named
@@ -212,8 +212,8 @@ class SmearEngine:
         self.deck_mask = U64(rules.deck_mask)
         self.tables = TrumpTables(rules)
         decisions = rules.decisions
-        self.moon_value = rules.smear_points + 1
-        # The value of each decision as a bid (pass 0, the moon smear_points + 1, -1 not a bid).
+        self.moon_value = rules.moon_value
+        # The value of each decision as a bid (pass 0, the moon moon_value, -1 not a bid).
         self.bid_value = np.array(
             [0 if d == "pass" else self.moon_value if d == "bid:moon" else int(d[4:]) if d.startswith("bid:")
              else -1 for d in decisions] + [-1],
@@ -408,18 +408,19 @@ class SmearEngine:
         return out
 
     def legal_discards(self, s: SmearState, rows: np.ndarray, hand: np.ndarray) -> np.ndarray:
-        """What may be discarded: non-trumps, unless the player holds more than ``keep`` trumps
-        (``"stock"``); anything but the scoring trumps, unless only they are left (``"widow"``);
-        anything (the kitty exchange, before trumps are known)."""
+        """What may be discarded: non-trumps, unless the player holds more than ``keep`` trumps;
+        then anything (``"stock"``) or anything but the scoring trumps, unless only they are
+        left (``"widow"``); anything in the kitty exchange (before trumps are known)."""
         t = s.trumps[rows]
-        if self.rules.smear_deal == "stock":
-            trumps = hand & self.tables.trumps.take(t, mode="clip")
-            many = np.bitwise_count(trumps) > self.keep
-            return np.where(many | (t < 0), hand, hand & ~trumps)
+        if self.rules.smear_deal not in ("stock", "widow"):
+            return hand
+        trumps = hand & self.tables.trumps.take(t, mode="clip")
+        many = np.bitwise_count(trumps) > self.keep
+        extra = hand  # what a player with more than ``keep`` trumps may discard
         if self.rules.smear_deal == "widow":
             free = hand & ~self.tables.scoring.take(t, mode="clip")
-            return np.where((free != ZERO) & (t >= 0), free, hand)
-        return hand
+            extra = np.where(free != ZERO, free, hand)
+        return np.where(t < 0, hand, np.where(many, extra, hand & ~trumps))
 
     def legal_play(self, s: SmearState, rows: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """Follow suit or trump: a trump is always allowed; holding the suit led, a player must
@@ -839,7 +840,8 @@ class SmearEngine:
         else:
             points[k, side] = np.where(moon, np.where(made, bid, -bid), np.where(made, own, -bid))
         first_seat = np.array([seats[0] for seats in self.team_seats])
-        totals = s.totals[rows][:, first_seat] + points  # (k, T)
+        before = s.totals[rows][:, first_seat]  # (k, T): the side totals before the deal
+        totals = before + points
         over = np.zeros(len(rows), bool)
         winner = np.full(len(rows), -1)
         top = totals.max(axis=1)
@@ -855,7 +857,7 @@ class SmearEngine:
             winner = np.where(over, np.where(unique, np.argmax(totals, axis=1), side), -1)
         if r.moon_bid == "game":
             moon_made, moon_missed = moon & made, moon & ~made
-            negative = totals[k, side] < 0
+            negative = before[k, side] < 0  # a made moon only resets a total negative before it
             totals[k, side] = np.where(moon_made & negative, 0, totals[k, side])
             over = np.where(moon_made, ~negative, np.where(moon_missed, True, over))
             others = np.where(np.arange(t_count)[None, :] == side[:, None], np.iinfo(np.int64).min, totals)

@@ -105,6 +105,12 @@ class Table:
             raise ValueError(f"reward={reward!r} is not known: choose one of {', '.join(REWARDS)}")
         if reward == "settlement":
             reward = "chips"
+        if reward == "chips" and (rules.game == "smear" or rules.settlement == "points"):
+            raise ValueError(
+                f"reward='chips' pays the settlement's chips, and {rules.preset} has none (settlement="
+                f"{rules.settlement!r}{', a Smear game' if rules.game == 'smear' else ''}): every reward "
+                "would be 0; choose a settlement (e.g. settlement='howell') or another reward"
+            )
         if not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
         self.rules = rules
@@ -160,9 +166,8 @@ class Table:
         if not isinstance(new_game, (bool, np.bool_)):
             raise TypeError(f"new_game must be True or False, got {new_game!r}")
         masks = order = None
+        self._check_deal_keys(options)
         if options.get("hands") is not None:
-            if options.get("kitty") is not None and options.get("widow") is not None:
-                raise ValueError("give the kitty as 'kitty' or as 'widow' (the same thing), not both")
             hands = options["hands"]
             kitty = options.get("kitty") if options.get("kitty") is not None else options.get("widow")
             if not _is_sequence(hands) or not all(_is_sequence(h) for h in hands):
@@ -185,8 +190,6 @@ class Table:
                     masks[-1],
                 )
             elif options.get("stock") is not None:
-                if not self.engine.stock_size:
-                    raise ValueError(f"{self.rules.preset} has no stock: leave out the 'stock' option")
                 if not _is_sequence(options["stock"]):
                     raise TypeError(f"stock must be a list of cards in draw order, got {options['stock']!r}")
                 order = self.engine.stock_from_cards(list(options["stock"]), masks[-1])
@@ -198,6 +201,28 @@ class Table:
             order,
             bool(new_game),
         )
+
+    def _check_deal_keys(self, options: Mapping[str, Any]) -> None:
+        """The parts of a fixed deal besides ``hands`` (``stock``, ``kitty`` or its other name
+        ``widow``) come with ``hands``, and only where the rules have them: otherwise the deal
+        would be random, or the cards would be put where the rules have no place for them."""
+        r = self.rules
+        has = {
+            "stock": r.game == "smear" or r.stock_deal is not None,
+            "kitty": r.leftover == "kitty" if r.game == "hearts" else bool(r.widow),
+        }
+        given = [key for key in ("stock", "kitty", "widow") if options.get(key) is not None]
+        if "kitty" in given and "widow" in given:
+            raise ValueError("give the kitty as 'kitty' or as 'widow' (the same thing), not both")
+        for key in given:
+            if not has["stock" if key == "stock" else "kitty"]:
+                what = "stock" if key == "stock" else "kitty or widow"
+                raise ValueError(f"{r.preset} has no {what}: leave out the {key!r} option of reset")
+            if options.get("hands") is None:
+                raise ValueError(
+                    f"{r.preset}: reset option {key!r} is part of a fixed deal and needs 'hands' too "
+                    f"(without 'hands' the deal is random and {key!r} would be ignored)"
+                )
 
     def reset(
         self, seed: Any = None, options: Mapping[str, Any] | None = None, new_game: bool = True

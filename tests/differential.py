@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hearts_env.bits import BIT
-from hearts_env.cards import NUM_STANDARD_CARDS, card_name, cards_of
+from hearts_env.cards import NUM_STANDARD_CARDS, card_name, cards_of, parse_card
 from hearts_env.engine import DONE
 from hearts_env.reference import ReferenceDeal, reference_settle, reference_settle_game
 from hearts_env.rules import PASS_DIRECTIONS, Rules
@@ -67,7 +67,11 @@ class Outcome:
     silent_partners: int = 0
     auctions_won: int = 0
     all_passed: int = 0
-    """Deals in which every player passed (bidding variants)."""
+    """Deals in which every player passed (bidding variants; never in Auction Hearts)."""
+    outbid: int = 0
+    """Auction Hearts: deals won by a later bidder than eldest hand (who opens the auction)."""
+    diamond_floors: int = 0
+    """Royal Hearts: deals in which Q♦'s floor at 0 changed its taker's points."""
     jokers_led: int = 0
     team_moons: int = 0
     kitty_points: int = 0
@@ -561,6 +565,11 @@ def count(outcome: Outcome, rules: Rules, ref: ReferenceDeal) -> None:
     outcome.auctions_won += ref.auction_winner is not None
     bids = [name for _, name in ref.decisions if not name.startswith(("suit:", "moon:"))]
     outcome.all_passed += bool(bids) and set(bids) == {"pass"}
+    outcome.outbid += ref.auction_winner is not None and ref.auction_winner != ref.eldest
+    if rules.scoring == "royal" and ref.moon_shooter is None:
+        queen = parse_card("QD")
+        taker = next((s for s in range(rules.num_players) if queen in ref.counted(s)), None)
+        outcome.diamond_floors += taker is not None and ref.deal_points[taker] != ref.raw_points[taker]
     outcome.jokers_led += any(plays[0][1] >= NUM_STANDARD_CARDS for plays, _ in ref.completed_tricks)
     outcome.team_moons += ref.moon_team is not None
     outcome.kitty_points += any(ref.card_points[c] for c in ref.kitty)

@@ -143,7 +143,7 @@ class EngineDeal:
     def raw_points(self) -> list[int] | None:
         if self.phase != "done":
             return None
-        if self.rules.scoring == "royal":
+        if self.rules.scoring != "points":
             counted = self._s.taken[:1] & ~self._s.uncounted[:1, None]
             return [int(p) for p in royal_points(self.rules, counted)[0]]
         return [int(p) for p in self._s.points[0]]

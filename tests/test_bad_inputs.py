@@ -9,18 +9,23 @@ files, the run directory or record is unchanged and nothing in it ran.
 
 Sections:
 
-1. rules and options: ``make_rules`` and the env constructors' rule arguments (``RULES_CASES``).
+1. rules and options: ``make_rules`` and the env constructors' rule arguments (``RULES_CASES``),
+   and options that would be accepted and silently ignored or leave a game that cannot end
+   (``IGNORED_CASES``; the random sweep over options is ``test_option_sweep.py``).
 2. the PettingZoo env: ``env`` and ``raw_env`` steps and lifecycle (``ACTION_CASES``).
 3. the vector env, 1 and 2 workers: constructor arguments (``BAD_ARGUMENTS``), bad action
    batches (``bad_actions``), illegal cards, lifecycle, ``illegal_action="terminate"``; and the
    ``Table`` under it (``TABLE_CASES``).
-4. reset options and seeds, in both envs (``RESET_CASES``).
+4. reset options and seeds, in both envs (``RESET_CASES``; the variants' fixed deals, keys a
+   preset has no use for included, are ``DEAL_CASES``).
 5. resume files: training checkpoints (``BAD_CHECKPOINTS``, ``EDITED_CHECKPOINTS``, planted
    payloads), policy files (``BAD_POLICY_FILES``), tournament JSON records (``DAMAGED_RECORDS``,
    ``INCONSISTENT_RECORDS``) and tournament configs (``BAD_TOURNAMENT_CONFIGS``).
 6. the command line: one-line errors with exit status 2 (``TRAIN_FLAGS``, ``TOURNAMENT_FLAGS``,
    ``OTHER_COMMANDS``, ``ERRORS_WHILE_RUNNING``, ``BAD_OPTION_TEXTS``) and the training API's
    settings (``BAD_TRAIN_SETTINGS``).
+7. observation formats: ``unpack`` and ``unpack_numpy`` given an observation that does not fit
+   the layout (``FORMAT_CASES``).
 
 The resume-file and command-line rows need torch (skipped without it); the fixtures they share with
 ``test_resume_files.py`` and ``test_tournament.py`` are in ``conftest.py``.
@@ -48,7 +53,7 @@ from evaluation.duplicate import Tournament, TournamentConfig
 from hearts_cli import main
 from hearts_env.cards import card_symbol
 from hearts_env.env import raw_env
-from hearts_env.presets import make_rules
+from hearts_env.presets import PRESETS, all_configs, make_rules
 from hearts_env.table import Table
 from hearts_env.vector import HeartsVectorEnv
 
@@ -159,6 +164,187 @@ RULES_CASES = [
         "env render_mode unknown", lambda _: hearts_env.env("hearts", render_mode="rgb"), ValueError, "'rgb'"
     ),
 ]
+
+# Silent wrong behaviour (issue 18): options accepted and then ignored, or games that cannot end.
+SMEAR_IGNORED = {
+    # A Hearts-family option (and a value that would change a Hearts game) that Smear has no use for.
+    "moon": "none", "hearts_break": "free", "card_points": {"QS": 13}, "settlement": "howell",
+    "first_trick_all_penalty": "redeal", "queen_needs_break": True, "lead_hearts_if_only_queen": True,
+    "no_points_first_trick": True, "no_heart_lead_first_trick": True, "club_play": True,
+    "discard_first": "JS", "scoring": "royal", "moon_cards": "counting", "moon_points": 10,
+    "no_tricks_bonus": -5, "exact_target_reset": True, "general_points": 30, "first_lead": "lowest_club",
+    "pass_count": 3, "pass_directions": ("left",), "decks": 2, "leftover": "kitty", "stock_deal": 6,
+    "bidding": "general",
+}  # fmt: skip
+IGNORED_CASES = [
+    *(
+        Case(f"smear ignores {name}", lambda _, o={name: value}: make_rules("smear_partnership", **o),
+             ValueError, f"{name}: Hearts-family options, not for game='smear'")  # fmt: skip
+        for name, value in SMEAR_IGNORED.items()
+    ),
+    Case("smear given a Hearts default", lambda _: make_rules("smear_widow", moon="old"), ValueError, "moon"),
+    Case("hearts given a Smear default", lambda _: make_rules("hearts", keep=6), ValueError, "keep: Smear"),
+    Case(
+        "Rules built directly for smear with a moon",
+        lambda _: replace(make_rules("smear_five_point"), moon="new"),
+        ValueError,
+        "moon: Hearts-family",
+    ),
+    Case(
+        "joker rank without jokers",
+        lambda _: make_rules("smear_partnership", jokers=0, joker_rank="lowest"),
+        ValueError,
+        "joker_rank: joker options without jokers",
+    ),
+    Case(
+        "joker points without jokers",
+        lambda _: make_rules("smear_partnership", reading="no_jokers", joker_points="holder"),
+        ValueError,
+        "joker_points: joker options without jokers",
+    ),
+    Case(
+        "joker points of a reading without jokers",
+        lambda _: make_rules("smear_partnership", reading="jokers_to_holders", jokers=0),
+        ValueError,
+        "joker_points",
+    ),
+    Case(
+        "distinguishable jokers with one joker",
+        lambda _: make_rules("smear_partnership", reading="one_joker", distinguishable_jokers=True),
+        ValueError,
+        "distinguishable_jokers: it tells two jokers apart, and jokers=1",
+    ),
+    Case(
+        "jokers removed instead of jokers=0",
+        lambda _: make_rules("smear_partnership", removed=["JK1", "JK2"]),
+        ValueError,
+        "removed=['JK1', 'JK2']: only standard cards",
+    ),
+    Case(
+        "removal beside removed",
+        lambda _: make_rules("hearts", 3, removal="arnold", removed=["2D"]),
+        ValueError,
+        "removal='arnold' and removed=['2D']",
+    ),
+    Case(
+        "moon_points without a moon",
+        lambda _: make_rules("black_maria", moon_points=20),
+        ValueError,
+        "moon_points: what the others score on an old moon, and moon='none'",
+    ),
+    Case(
+        "moon_points with the new moon",
+        lambda _: make_rules("hearts", moon="new", moon_points=20),
+        ValueError,
+        "moon='new'",
+    ),
+    Case(
+        "general_points without the Général",
+        lambda _: make_rules("hearts", general_points=30),
+        ValueError,
+        "general_points: the Général's value needs bidding='general'",
+    ),
+    Case(
+        "max_bid without an auction",
+        lambda _: make_rules("chasse_coeur", max_bid=5),
+        ValueError,
+        "max_bid: the highest chip bid needs bidding='auction'",
+    ),
+    Case(
+        "Rules built directly with max_bid and no auction",
+        lambda _: replace(make_rules("hearts"), max_bid=5),
+        ValueError,
+        "max_bid",
+    ),
+    Case(
+        "moon in team scoring",
+        lambda _: make_rules("partnership_hearts", moon="new"),
+        ValueError,
+        "moon: team_scoring='sum'",
+    ),
+    Case(
+        "one team of every seat",
+        lambda _: make_rules("hearts", teams=[[0, 1, 2, 3]], team_scoring="sum"),
+        ValueError,
+        "((0, 1, 2, 3),) is one team of every seat: a team game needs at least two teams",
+    ),
+    Case(
+        "one Smear side of every seat",
+        lambda _: make_rules("smear_partnership", teams=((0, 1, 2, 3),)),
+        ValueError,
+        "at least two teams",
+    ),
+    Case(
+        "smear team scoring individual",
+        lambda _: make_rules("smear_partnership", team_scoring="individual"),
+        ValueError,
+        "team_scoring='individual'",
+    ),
+    Case(
+        "nine-card first-lead trumps",
+        lambda _: make_rules("smear_nine_card", trumps="first_lead", pitcher_leads_trump=False),
+        ValueError,
+        "trumps='first_lead' with smear_deal='nine_card'",
+    ),
+    Case(
+        "widow first-lead trumps",
+        lambda _: make_rules("smear_widow", trumps="first_lead", pitcher_leads_trump=False),
+        ValueError,
+        "trumps='first_lead' with smear_deal='widow'",
+    ),
+    Case(
+        "pitcher leads trump in the nine-card game",
+        lambda _: make_rules("smear_nine_card", pitcher_leads_trump=False),
+        ValueError,
+        "pitcher_leads_trump: smear_deal='nine_card' plays only trumps",
+    ),
+    Case(
+        "chips without a settlement",
+        lambda _: hearts_env.env("hearts", reward="chips"),
+        ValueError,
+        "reward='chips' pays the settlement's chips, and hearts has none",
+    ),
+    Case(
+        "settlement reward in Smear",
+        lambda _: Table(make_rules("smear_partnership"), 2, reward="settlement"),
+        ValueError,
+        "smear_partnership has none",
+    ),
+    Case(
+        "chips without a settlement in the vector env",
+        lambda _: hearts_env.vector_env("black_maria", num_envs=2, reward="chips"),
+        ValueError,
+        "reward='chips'",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", IGNORED_CASES, ids=ids(IGNORED_CASES))
+def test_options_that_cannot_matter_are_refused(case: Case) -> None:
+    with pytest.raises(case.error) as raised:
+        case.call(None)
+    assert case.says in str(raised.value), str(raised.value)
+
+
+def test_presets_keep_building_and_their_idle_values_are_neutral() -> None:
+    """Every preset, player count, reading and version builds; a preset's own value that a
+    reading makes idle (the nine-card game's joker points without jokers) is left out."""
+    for name, n in all_configs():
+        spec = PRESETS[name]
+        for reading in [None, *spec.readings]:
+            for version in [None, *spec.versions]:
+                extra = {"version": version} if version else {}
+                if (name, n, reading) in IMPOSSIBLE_READINGS:
+                    with pytest.raises(ValueError, match="need more than"):
+                        make_rules(name, n, reading, **extra)
+                    continue
+                make_rules(name, n, reading, **extra)
+    assert make_rules("smear_nine_card", reading="no_jokers").joker_points == "trick"
+    assert make_rules("smear_nine_card").joker_points == "holder"
+
+
+IMPOSSIBLE_READINGS = {("smear_nine_card", 6, "no_jokers"), ("smear_nine_card", 6, "one_joker")}
+"""Nine cards to each of six players need 54: without both jokers the deck is too small."""
 
 
 @pytest.mark.parametrize("case", RULES_CASES, ids=ids(RULES_CASES))
@@ -303,6 +489,12 @@ def _domino_deal() -> tuple[list[list[str]], list[str]]:
     return [cards[i * 6 : i * 6 + 6] for i in range(4)], cards[24:]
 
 
+def _smear_deal() -> tuple[list[list[str]], list[str]]:
+    """A deal of ten-point partnership Smear (4 players, 10 each, a 14-card stock)."""
+    cards = [f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA"] + ["JK1", "JK2"]
+    return [cards[i * 10 : i * 10 + 10] for i in range(4)], cards[40:]
+
+
 def _twice_deal() -> tuple[list[list[str]], list[str]]:
     """A two-deck deal for 6 players (17 each, a kitty of 2)."""
     cards = sorted([f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA"] * 2)
@@ -336,6 +528,41 @@ DEAL_CASES = [
     ),  # fmt: skip
     ("cancellation_hearts", lambda: {"hands": _twice_deal()[0], "kitty": ["AS"]}, ValueError, "kitty"),
     ("hearts", lambda: {"hands": a_deal(), "kitty": ["2C"], "widow": ["2C"]}, ValueError, "not both"),
+    # Fixed-deal keys the preset has no use for, or without the hands (issue 18): refused, not
+    # dealt into the stock in index order or ignored for a random deal.
+    (
+        "domino_hearts",
+        lambda: {"hands": _domino_deal()[0], "widow": _domino_deal()[1]},
+        ValueError,
+        "domino_hearts has no kitty or widow: leave out the 'widow' option",
+    ),
+    (
+        "domino_hearts",
+        lambda: {"hands": _domino_deal()[0], "kitty": _domino_deal()[1]},
+        ValueError,
+        "domino_hearts has no kitty or widow: leave out the 'kitty' option",
+    ),
+    (
+        "domino_hearts",
+        lambda: {"stock": _domino_deal()[1]},
+        ValueError,
+        "domino_hearts: reset option 'stock' is part of a fixed deal and needs 'hands'",
+    ),
+    ("cancellation_hearts", lambda: {"kitty": _twice_deal()[1]}, ValueError, "'kitty' is part of a fixed"),
+    ("smear_widow", lambda: {"widow": ["2C", "3C", "4C", "5C"]}, ValueError, "smear_widow: reset option"),
+    ("smear_nine_card", lambda: {"stock": ["2C"]}, ValueError, "'stock' is part of a fixed deal"),
+    (
+        "smear_partnership",
+        lambda: {"hands": _smear_deal()[0], "widow": _smear_deal()[1][:4]},
+        ValueError,
+        "smear_partnership has no kitty or widow",
+    ),
+    (
+        "smear_partnership",
+        lambda: {"hands": [[1.0, *hand[1:]] if i == 0 else hand for i, hand in enumerate(_smear_deal()[0])]},
+        TypeError,
+        "float 1.0",
+    ),
 ]
 
 
@@ -351,7 +578,8 @@ def test_fixed_deals_of_the_new_mechanisms(preset: str, options: Any, error: typ
     assert says in str(raised.value), str(raised.value)
     assert_same(before, snapshot(env))
     points = _play_any(env)
-    assert sum(points) == env.unwrapped.rules.penalty_total or env.unwrapped.rules.decks == 2
+    rules = env.unwrapped.rules
+    assert sum(points) == rules.penalty_total or rules.decks == 2 or rules.game == "smear"
 
 
 @pytest.mark.parametrize("case", DECISION_CASES, ids=ids(DECISION_CASES))
@@ -783,6 +1011,12 @@ def bad_card_deal() -> list[list[str]]:
     return hands
 
 
+def float_card_deal() -> list[list[Any]]:
+    hands: list[list[Any]] = a_deal()
+    hands[0][0] = 1.0  # a card index written as a float
+    return hands
+
+
 @dataclass(frozen=True)
 class ResetCase:
     """``reset(seed=seed, options=options)`` raises ``error`` with ``says`` in its message. A
@@ -810,6 +1044,10 @@ RESET_CASES = [
     ResetCase("hands repeat a card", {"hands": repeated_deal()}, ValueError, "2C"),
     ResetCase("hands with a bad card", {"hands": bad_card_deal()}, ValueError, "'1Z'"),
     ResetCase("new_game not a bool", {"new_game": "yes"}, TypeError, "'yes'"),
+    ResetCase("a card as a float", {"hands": float_card_deal()}, TypeError, "not float 1.0"),
+    ResetCase("a stock in a game without one", {"stock": ["2C"]}, ValueError, "hearts has no stock"),
+    ResetCase("a kitty in a game without one", {"kitty": ["2C"]}, ValueError, "hearts has no kitty or widow"),
+    ResetCase("a widow in a game without one", {"hands": a_deal(), "widow": []}, ValueError, "the 'widow'"),
     ResetCase("seed negative", None, TypeError, "got -1", seed=-1),
     ResetCase("seed float", None, TypeError, "got 1.5", seed=1.5),
     ResetCase("seed whole float", None, TypeError, "got 2.0", seed=2.0),
@@ -866,6 +1104,14 @@ def test_reset_options_that_cannot_reach_the_workers_are_refused_before_sending(
         play_to_deal_end(env, obs, twin=twin)
         obs, info = env.reset(options={"hands": HELD, "pass_direction": "hold"})
         assert (info["current_player"] == 0).all() and obs["action_mask"].sum() == 8
+
+
+def test_unknown_reset_keys_are_still_ignored() -> None:
+    """docs/rules.md: PettingZoo's API test passes an unknown key; only the deal's own keys
+    that cannot be used are refused."""
+    env = started(True)
+    env.reset(seed=4, options={"not_an_option": 1})
+    play_out(env)
 
 
 def test_failed_seeded_reset_keeps_the_generator() -> None:
@@ -1327,3 +1573,102 @@ def test_train_refuses_bad_settings_before_writing(change, error, message, tiny_
     with pytest.raises(error, match=re.escape(message)):
         train(replace(tiny_args, run_dir=str(tmp_path / "run"), **change))
     assert not (tmp_path / "run").exists()
+
+
+# ---------------------------------------------------------------------- 7. observation formats
+def _encoded(preset: str, fmt: str, games: int = 3) -> dict[str, np.ndarray]:
+    table = Table(make_rules(preset), games)
+    table.reset(seed=0)
+    if fmt == "float32":
+        return {"observation": table.observe()}
+    main, tail = table.encode(fmt)
+    return {"observation": main, "tail": tail}
+
+
+def _changed(preset: str, fmt: str, change: Callable[[dict[str, np.ndarray]], None]) -> dict[str, np.ndarray]:
+    obs = {key: value.copy() for key, value in _encoded(preset, fmt).items()}
+    change(obs)
+    return obs
+
+
+def _cut(fmt: str, key: str, entries: int) -> dict[str, np.ndarray]:
+    """A standard Hearts observation whose ``key`` array lost its last ``entries`` columns."""
+    obs = _encoded("hearts", fmt)
+    return {**obs, key: obs[key][:, :-entries]}
+
+
+def _set_entry(value: int, entry: int = 3) -> Callable[[dict[str, np.ndarray]], None]:
+    def change(obs: dict[str, np.ndarray]) -> None:
+        obs["observation"][0, entry] = value
+
+    return change
+
+
+FORMAT_CASES = [
+    # (name, observation for a standard 4-player Hearts layout, error, text the message names)
+    ("another preset's uint8", lambda: _encoded("black_maria", "uint8"), ValueError, "599 0/1 entries"),
+    ("another preset's packed", lambda: _encoded("smear_partnership", "packed"), ValueError, "got 11"),
+    ("another preset's float32", lambda: _encoded("black_maria", "float32"), ValueError, "660 entries"),
+    ("truncated words", lambda: _cut("packed", "observation", 1), ValueError, "12 uint64 words in its"),
+    ("truncated bits", lambda: _cut("uint8", "observation", 8), ValueError, "got 591"),
+    (
+        "tail of the wrong width",
+        lambda: _cut("uint8", "tail", 1),
+        ValueError,
+        "has shape (3, 61) beside a uint8 observation of shape (3, 599), got (3, 60)",
+    ),
+    (
+        "tail of other rows",
+        lambda: {**_encoded("hearts", "packed"), "tail": _encoded("hearts", "packed", games=2)["tail"]},
+        ValueError,
+        "got (2, 61)",
+    ),
+    ("no tail", lambda: {"observation": _encoded("hearts", "uint8")["observation"]}, ValueError, "needs its"),
+    (
+        "tail of ints",
+        lambda: {**_encoded("hearts", "uint8"), "tail": _encoded("hearts", "uint8")["tail"].astype(np.int64)},
+        ValueError,
+        "float32, got int64",
+    ),  # fmt: skip
+    ("uint8 value 2", lambda: _changed("hearts", "uint8", _set_entry(2)), ValueError, "hand') can be at"),
+    ("uint8 value 255", lambda: _changed("hearts", "uint8", _set_entry(255, 598)), ValueError, "got 255"),
+    (
+        "a float32 observation with a tail",
+        lambda: {**_encoded("hearts", "float32"), "tail": _encoded("hearts", "uint8")["tail"]},
+        ValueError,
+        "has no 'tail'",
+    ),
+    (
+        "float64",
+        lambda: {"observation": _encoded("hearts", "float32")["observation"].astype(np.float64)},
+        TypeError,
+        "dtype float64",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("unpacker", ["numpy", pytest.param("torch", marks=needs_torch)])
+@pytest.mark.parametrize(("name", "make", "error", "says"), FORMAT_CASES, ids=[c[0] for c in FORMAT_CASES])
+def test_an_observation_that_does_not_fit_the_layout_is_refused(name, make, error, says, unpacker) -> None:
+    """``unpack`` / ``unpack_numpy`` check the observation against the layout: widths, the
+    tail beside a compact prefix, dtypes and the 0/1 (count) values of a uint8 prefix."""
+    layout = Table(make_rules("hearts"), 1).observer.layout
+    obs = make()
+    with pytest.raises(error) as raised:
+        if unpacker == "numpy":
+            hearts_env.unpack_numpy(obs, layout)
+        else:
+            hearts_env.unpack(obs, layout)
+    assert says in str(raised.value), str(raised.value)
+
+
+def test_two_deck_counts_may_be_two_only_in_card_pieces() -> None:
+    obs = _encoded("cancellation_hearts", "uint8")
+    layout = Table(make_rules("cancellation_hearts"), 1).observer.layout
+    assert obs["observation"].max() == 2  # a card held twice
+    np.testing.assert_array_equal(hearts_env.unpack_numpy(obs, layout)[:, : obs["observation"].shape[1]],
+                                  obs["observation"])  # fmt: skip
+    flag = layout.packing.bit_count - 1  # the last 0/1 entry is a flag, not a count
+    bad = _changed("cancellation_hearts", "uint8", _set_entry(2, flag))
+    with pytest.raises(ValueError, match="can be at most 1, got 2"):
+        hearts_env.unpack_numpy(bad, layout)

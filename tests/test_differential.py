@@ -157,9 +157,12 @@ def assert_covered(rules: Rules, outcome: Outcome) -> None:
         assert outcome.declared > 0 and outcome.all_passed > 0, outcome
     if rules.bidding == "slam":
         assert 0 < outcome.silent_partners < outcome.declared, outcome  # and a bidder holding 10♦
-    if rules.bidding == "auction":
-        assert outcome.auctions_won > 0 and outcome.all_passed > 0, outcome
+    if rules.bidding == "auction":  # eldest hand opens, so every deal has a winner
+        assert outcome.auctions_won == outcome.deals and outcome.all_passed == 0, outcome
+        assert outcome.outbid > 0 and made["pass"] > 0, outcome
         assert all(made[f"suit:{letter}"] > 0 for letter in SUIT_LETTERS), made
+    if rules.scoring == "royal":  # Royal Hearts' Q♦: its taker's total held at 0
+        assert outcome.diamond_floors > 0, outcome
     if rules.moon == "shooter_choice":
         assert made["moon:add"] > 0 and made["moon:subtract"] > 0, made
     if rules.jokers:

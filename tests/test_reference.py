@@ -505,11 +505,13 @@ def test_not_counted_royal_ignores_an_uncounted_queen() -> None:
     d = deal(small_rules("royal_hearts", cards), hands, dealer=2)
     for plays in play_out:
         play_trick(d, plays, winner=2)
+    act(d, 2, "moon:add")  # the shooter's choice (the second reading's default)
     assert d.moon_shooter == 2 and d.raw_points == [0, 0, 8] and d.deal_points == [8, 8, 0]
     d = deal(small_rules("royal_hearts", cards, first_trick_all_penalty="not_counted"), hands, dealer=2)
     for plays in play_out:
         play_trick(d, plays, winner=2)
     bookkeeping(d, uncounted=set(parse_cards("QH")))
+    act(d, 2, "moon:add")
     # Seat 2 took every other heart: a moon of his own Royal score, 3 (not doubled).
     assert d.raw_points == [0, 0, 3] and d.moon_shooter == 2 and d.deal_points == [3, 3, 0]
 
@@ -653,16 +655,36 @@ def test_omnibus_no_slam_without_the_bonus_card() -> None:
     assert d.moon_shooter is None and d.deal_points == [16, 0, -10]
 
 
-def test_royal_hearts_queen_effects() -> None:
-    rules = small_rules("royal_hearts", "2C QS 5H QH QC AS 3D 7H 3C 2S QD 6H")
-    d = deal(rules, ["2C QS 5H QH", "QC AS 3D 7H", "3C 2S QD 6H"])
+ROYAL_CARDS = "2C QS 5H QH QC AS 3D 7H 3C 2S QD 6H"
+ROYAL_HANDS = ["2C QS 5H QH", "QC AS 3D 7H", "3C 2S QD 6H"]
+
+
+def play_royal_deal(d: ReferenceDeal) -> None:
     play_trick(d, "0:2C 1:QC 2:3C", winner=1)
     assert legal(d) == "3D AS"
     play_trick(d, "1:AS 2:2S 0:QS", winner=1)  # Q♠ with Q♣: cancelled
-    play_trick(d, "1:3D 2:QD 0:5H", winner=2)  # one heart - 10: floored at 0
+    play_trick(d, "1:3D 2:QD 0:5H", winner=2)  # one heart - 10
     play_trick(d, "2:6H 0:QH 1:7H", winner=0)  # three hearts doubled by Q♥
-    assert d.raw_points == [6, 0, 0] and d.deal_points == [6, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("totals", "expected"),
+    [(None, [6, 0, 0]), ([0, 0, 4], [6, 0, -4]), ([0, 0, 30], [6, 0, -9]), ([50, 3, 0], [6, 0, 0])],
+)
+def test_royal_hearts_queen_effects(totals: list[int] | None, expected: list[int]) -> None:
+    """Q♦ lowers its taker's game total by 10, not below 0 (RULES.md §3, second reading): his
+    deal score is 1 - 10 = -9 and his deal points what his total can lose of it."""
+    d = deal(small_rules("royal_hearts", ROYAL_CARDS), ROYAL_HANDS, totals=totals)
+    play_royal_deal(d)
+    assert d.raw_points == [6, 0, -9] and d.deal_points == expected
     assert d.moon_shooter is None
+
+
+def test_royal_hearts_deal_floor_reading() -> None:
+    """The first reading (``reading="deal_floor"``): Q♦'s floor is on the deal score."""
+    d = deal(small_rules("royal_hearts", ROYAL_CARDS, reading="deal_floor"), ROYAL_HANDS, totals=[0, 0, 30])
+    play_royal_deal(d)
+    assert d.raw_points == [6, 0, 0] and d.deal_points == [6, 0, 0]
 
 
 ROYAL_MOON_CARDS = "AC AS QH 5H 2C QS QD 3H 3C 2S 4D 6H"
@@ -676,14 +698,29 @@ def play_royal_moon(d: ReferenceDeal) -> None:
     play_trick(d, "0:5H 1:QD 2:4D", winner=0)
 
 
-def test_royal_hearts_moon_uses_the_shooters_score() -> None:
-    d = deal(small_rules("royal_hearts", ROYAL_MOON_CARDS), ROYAL_MOON_HANDS)
+@pytest.mark.parametrize(
+    ("reading", "choice", "expected"),
+    [
+        (None, "moon:add", [0, 24, 24]),
+        (None, "moon:subtract", [-24, 0, 0]),
+        ("add_moon", None, [0, 24, 24]),
+        ("subtract_moon", None, [-24, 0, 0]),
+    ],
+)
+def test_royal_hearts_moon_uses_the_shooters_score(
+    reading: str | None, choice: str | None, expected: list[int]
+) -> None:
+    """The shooter chooses (RULES.md §3, second reading): his deal score, Q♦ included, added to
+    every other player or taken off his own total (not held at 0: the moon's, not Q♦'s); the
+    automatic readings stay options."""
+    rules = small_rules("royal_hearts", ROYAL_MOON_CARDS, reading=reading)
+    d = deal(rules, ROYAL_MOON_HANDS, totals=[10, 0, 0])
     play_royal_moon(d)
+    if choice is not None:
+        assert d.phase == "moon_choice" and legal_names(d) == "moon:add moon:subtract"
+        act(d, 0, choice)
     assert d.raw_points == [24, 0, 0]  # 4 hearts doubled + 26 - 10
-    assert d.moon_shooter == 0 and d.deal_points == [0, 24, 24]
-    d = deal(small_rules("royal_hearts", ROYAL_MOON_CARDS, reading="subtract_moon"), ROYAL_MOON_HANDS)
-    play_royal_moon(d)
-    assert d.deal_points == [-24, 0, 0]
+    assert d.moon_shooter == 0 and d.deal_points == expected
 
 
 def test_no_tricks_bonus() -> None:
@@ -840,9 +877,10 @@ AUCTION_HANDS = ["AS 2H 5D", "2S 3H 6D", "3S 4H 7D", "4S 5H AD"]
 def test_auction_won_names_the_suit_adds_the_bid_and_leads() -> None:
     rules = small_rules("auction_hearts", AUCTION_CARDS, num_players=4)
     d = deal(rules, AUCTION_HANDS, dealer=3)
-    assert d.phase == "bid" and d.current_player == 0  # eldest hand bids first
-    assert legal_names(d) == "pass " + " ".join(f"bid:{n}" for n in range(1, 14))
-    act(d, 0, "pass")
+    assert d.phase == "bid" and d.current_player == 0  # eldest hand opens: a bid, no pass
+    assert legal_names(d) == " ".join(f"bid:{n}" for n in range(1, 14))
+    assert_refused(d, "pass", "eldest hand must open the auction")
+    act(d, 0, "bid:1")
     act(d, 1, "bid:2")
     assert legal_names(d) == "pass " + " ".join(f"bid:{n}" for n in range(3, 14))
     assert_refused(d, "bid:2", "higher than the highest bid")  # equal
@@ -860,7 +898,7 @@ def test_auction_won_names_the_suit_adds_the_bid_and_leads() -> None:
         auction_winner=2,
         winning_bid=3,
         penalty_suit=1,
-        decisions=[(0, "pass"), (1, "bid:2"), (2, "bid:3"), (3, "pass"), (2, "suit:D")],
+        decisions=[(0, "bid:1"), (1, "bid:2"), (2, "bid:3"), (3, "pass"), (2, "suit:D")],
     )
     assert d.phase == "play" and d.current_player == 2 and legal(d) == "7D 4H 3S"  # any card
     play_trick(d, "2:7D 3:AD 0:5D 1:6D", winner=3)
@@ -870,16 +908,22 @@ def test_auction_won_names_the_suit_adds_the_bid_and_leads() -> None:
     assert d.deal_points == [0, 0, 3, 4] and d.team_points == [0, 0, 3, 4]
 
 
-def test_auction_all_pass_hearts_score_and_eldest_leads() -> None:
+def test_auction_eldest_hand_wins_when_the_others_pass() -> None:
+    """No all-pass deal (RULES.md §3, second reading): eldest hand's opening bid wins when
+    everyone after him passes; he names the suit, leads any card and pays his bid."""
     d = deal(small_rules("auction_hearts", AUCTION_CARDS, num_players=4), AUCTION_HANDS, dealer=3)
-    for seat in range(4):
+    act(d, 0, "bid:1")
+    for seat in (1, 2, 3):
+        assert "pass" in legal_names(d).split()
         act(d, seat, "pass")
-    bookkeeping(d, auction_winner=None, winning_bid=0, penalty_suit=2)
+    assert d.phase == "name_suit" and d.current_player == 0
+    act(d, 0, "suit:H")
+    bookkeeping(d, auction_winner=0, winning_bid=1, penalty_suit=2)
     assert d.phase == "play" and d.current_player == 0 and legal(d) == "5D 2H AS"
     play_trick(d, "0:2H 1:3H 2:4H 3:5H", winner=3)
     play_trick(d, "3:AD 0:5D 1:6D 2:7D", winner=3)
     play_trick(d, "3:4S 0:AS 1:2S 2:3S", winner=0)
-    assert d.deal_points == [0, 0, 0, 4]
+    assert d.deal_points == [1, 0, 0, 4]
 
 
 def test_auction_top_bid_leaves_only_pass() -> None:
@@ -1687,7 +1731,11 @@ def random_deals(rules: Rules, rng: random.Random, count: int = 20) -> None:
             assert d.raw_points == [sum(rules.card_points[c] for c in t) for t in d.taken]
         if plain and d.moon_shooter is None:
             bonus = [rules.no_tricks_bonus if won == 0 else 0 for won in d.tricks_won]
-            assert d.deal_points == [p + b for p, b in zip(d.raw_points, bonus)]
+            expected = [p + b for p, b in zip(d.raw_points, bonus)]
+            if rules.scoring == "royal":  # Q♦'s taker: new total max(0, total + deal score)
+                taker = next(s for s in range(num_players) if parse_card("QD") in d.taken[s])
+                expected[taker] = max(0, totals[taker] + expected[taker]) - totals[taker]
+            assert d.deal_points == expected
         if isinstance(d, reference.ReferenceDeal):
             family_invariants(rules, d)
             if rules.stock_deal is not None:
@@ -1778,7 +1826,9 @@ def family_invariants(rules: Rules, d: ReferenceDeal) -> None:
             [g if s == d.declarer else 0 for s in range(n)],
         ]
         assert points in made
-    if rules.bidding == "auction":
+    if rules.bidding == "auction":  # eldest hand opens with a bid: always a winner
+        assert d.decisions[0][0] == d.eldest and d.decisions[0][1].startswith("bid:")
+        assert d.auction_winner is not None
         assert d.penalty_suit is not None and sum(raw) == d.penalty_total
         expected = [p + (d.winning_bid if s == d.auction_winner else 0) for s, p in enumerate(raw)]
         assert points == expected

@@ -185,6 +185,8 @@ READING_CHECKS = {
         and r.moon_points is None
     ),
     ("royal_hearts", "subtract_moon"): lambda r: r.moon == "new",
+    ("royal_hearts", "add_moon"): lambda r: r.moon == "old",
+    ("royal_hearts", "deal_floor"): lambda r: r.scoring == "royal_deal_floor" and r.moon == "shooter_choice",
     ("hearts_1887", "chips"): lambda r: r.settlement == "lowest_wins_chips",
     ("hearts_1887", "moon"): lambda r: r.moon == "old",
     ("hearts_1887", "double"): lambda r: r.card_points[parse_card("KH")] == 13,
