@@ -487,6 +487,7 @@ def make_rules(
     preset's range, or option values the rules reject.
     """
     spec = get_preset(preset)
+    given = dict(options)  # the options named in this call (not those of a reading or version)
     n = spec.default_players if num_players is None else as_int("num_players", num_players)
     if n not in spec.counts:
         allowed = (
@@ -522,6 +523,11 @@ def make_rules(
         values["pass_directions"] = spec.pass_cycles[n]
     values.update({k: v for k, v in options.items() if k not in ("card_points", "removal")})
     values["card_points"] = points_table({**spec.card_points, **card_points}, base=None)
+    if "removal" in given and "removed" in given:
+        raise ValueError(
+            f"removal={given['removal']!r} and removed={given['removed']!r}: give a removal table or "
+            "the removed cards, not both"
+        )
     removal = options.get("removal", spec.removal)
     if not isinstance(removal, str) or removal not in {**REMOVAL_TABLES, **REMOVAL_ORDERS}:
         known = ", ".join([*REMOVAL_TABLES, *REMOVAL_ORDERS])

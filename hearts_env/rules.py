@@ -278,10 +278,10 @@ class Rules:
     def __post_init__(self) -> None:
         self._check_types()
         _choice("game", self.game, GAMES)
+        self._check_idle_fields()
         if self.game == "smear":
             self._check_smear()
             return
-        self._check_hearts_only_defaults()
         _choice("leftover", self.leftover, LEFTOVERS)
         _choice("first_lead", self.first_lead, FIRST_LEADS)
         _choice("hearts_break", self.hearts_break, HEARTS_BREAKS)
@@ -322,9 +322,13 @@ class Rules:
                 raise ValueError(
                     f"stock_deal={self.stock_deal}: {self.num_players} hands need more than {deck} cards"
                 )
-            if self.leftover != "remove" or self.pass_count or self.bidding != "none" or self.teams:
+            clashes = {"leftover": self.leftover != "remove", "pass_count": self.pass_count != 0,
+                       "bidding": self.bidding != "none", "teams": bool(self.teams)}  # fmt: skip
+            if any(clashes.values()):
+                given = ", ".join(f"{name}={getattr(self, name)!r}" for name, on in clashes.items() if on)
                 raise ValueError(
-                    "stock_deal (Domino Hearts) goes with no kitty, no pass, no bidding, no teams"
+                    f"stock_deal={self.stock_deal} (Domino Hearts) goes with no kitty, no pass, no bidding, "
+                    f"no teams: got {given}"
                 )
         elif self.leftover == "remove" and deck % self.num_players:
             raise ValueError(
@@ -355,15 +359,17 @@ class Rules:
         if self.settlement == "howell" and self.scoring != "points":
             raise ValueError("howell settlement needs scoring='points'")
 
-    def _check_hearts_only_defaults(self) -> None:
-        """The Smear fields keep their defaults in a Hearts-family game."""
-        smear_only = [f.name for f in fields(self) if f.name in _SMEAR_FIELDS
-                      and getattr(self, f.name) != f.default]  # fmt: skip
-        if smear_only:
-            raise ValueError(f"{', '.join(smear_only)}: Smear options, not for game='hearts'")
+    def _check_idle_fields(self) -> None:
+        """A field that cannot matter here (:func:`idle_fields`) keeps its neutral value: an
+        option that would be silently ignored is an error naming it."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        idle = idle_fields(values)
+        given = [name for name in idle if values[name] != neutral_value(name, self.game)]
+        if given:
+            raise ValueError(idle_message(given, idle, self.preset))
 
     def _check_smear(self) -> None:
-        """Smear's fields (docs/smear.md); the Hearts-only fields keep their defaults."""
+        """Smear's fields (docs/smear.md); the Hearts-only fields are neutral (``_check_idle_fields``)."""
         for name, allowed in (("smear_deal", SMEAR_DEALS), ("moon_bid", MOON_BIDS), ("trumps", TRUMP_CHOICES),
                               ("joker_rank", JOKER_RANKS), ("joker_points", JOKER_POINTS),
                               ("episode", EPISODES), ("illegal_action", ILLEGAL_ACTIONS),
@@ -372,17 +378,13 @@ class Rules:
         n = self.num_players
         if n > 8:
             raise ValueError(f"Smear is for 3-8 players, got num_players={n}")
-        hearts_only = {
-            "pass_count": self.pass_count != 0,
-            "bidding": self.bidding != "none",
-            "decks": self.decks != 1,
-            "stock_deal": self.stock_deal is not None,
-            "leftover": self.leftover != "remove",
-        }
-        used = [name for name, on in hearts_only.items() if on]
-        if used:
-            raise ValueError(f"{', '.join(used)}: Hearts-family options, not for game='smear'")
         self._check_teams()
+        jokers_removed = [card_name(c) for c in self.removed if not 0 <= c < NUM_STANDARD_CARDS]
+        if jokers_removed:
+            raise ValueError(
+                f"removed={jokers_removed}: only standard cards can be removed; for fewer jokers set "
+                f"jokers (now {self.jokers})"
+            )
         for name in self.categories:
             _choice("a Smear category", name, tuple(SMEAR_CATEGORIES))
         if len(set(self.categories)) != len(self.categories):
@@ -397,7 +399,9 @@ class Rules:
                 "'joker1' / 'joker2'"
             )
         if self.joker_rank == "lowest" and self.jokers > 1:
-            raise ValueError("joker_rank='lowest' is for one joker (five-point Smear)")
+            raise ValueError(
+                f"joker_rank='lowest' is for one joker (five-point Smear), got jokers={self.jokers}"
+            )
         deck, hand = len(self.deck), self.hand_size
         widow = self.widow or 0
         if self.deal_size is None and deck % n:
