@@ -4,8 +4,9 @@ Each tournament JSON holds its configuration and every deal's scores (``progress
 round by round). This replays the first ``--rounds`` rounds of each file's configuration on the
 current code and compares their per-deal scores with the file's, exactly: a file whose agents or
 rules have changed since it was written no longer reproduces and is listed, so its numbers can
-be measured again. Files whose agents need what is not here (``open_spiel`` for ``ismcts``, a
-checkpoint that is not in the tree) are skipped with the reason::
+be measured again. Files whose agents cannot be replayed (``ismcts``: OpenSpiel's bot is not
+deterministic from its seed; ``ppo`` without torch, a checkpoint that is not in the tree) are
+skipped with the reason::
 
     python -m benchmarks.reproduce                      # every results/**/*.json tournament
     python -m benchmarks.reproduce results/smear/*.json --rounds 2
@@ -125,11 +126,14 @@ def backfill(path: Path) -> bool:
 
 
 def _missing_need(agents: list[str]) -> str | None:
-    """Why these agents cannot play here, or None."""
+    """Why these agents cannot be replayed here, or None."""
     for spec in agents:
         name, params = parse_spec(spec)
-        if name == "ismcts" and importlib.util.find_spec("pyspiel") is None:
-            return "ismcts needs open_spiel"
+        if name == "ismcts":
+            # OpenSpiel's ISMCTSBot given the same state and seed twice can choose different
+            # moves (tried: four bots seeded 123 on one state chose 25, 47, 0, 47), so a file
+            # with it cannot be replayed exactly; its numbers are re-measured, not replayed.
+            return "OpenSpiel's IS-MCTS bot is not deterministic from its seed"
         if name == "ppo" and importlib.util.find_spec("torch") is None:
             return "ppo needs torch"
         checkpoint = params.get("checkpoint")

@@ -1,6 +1,6 @@
 """A plain, single-game reference implementation of one Hearts-family deal.
 
-This module exists for differential testing: it is written from RULES.md (§1, §2, §3, §5, §7)
+This module exists for differential testing: it is written from docs/rules.md
 and the option vocabulary of :mod:`hearts_env.rules` alone, favouring readability over speed,
 so that the batched engine can be checked against it deal by deal.
 
@@ -41,7 +41,7 @@ pairs, or without a card of the suit led that survives, is cancelled: its cards 
 when it was the first trick) wait in ``carried`` for the next trick that is not cancelled, and
 its leader leads again; a cancelled last trick leaves ``carried`` to nobody.
 
-The details RULES.md leaves open are settled by the project's decisions
+The details docs/rules.md leaves open are settled by the project's decisions
 (``notes/rules-decisions.md``, ``notes/family-decisions.md``, ``notes/domino-decisions.md``,
 ``notes/cancellation-decisions.md``); the docstrings below say which reading each one follows.
 
@@ -134,7 +134,7 @@ class ReferenceDeal:
       the start of play: the phase is then ``"done"`` at once, nobody plays, every seat's
       ``deal_points`` (and ``raw_points``, ``team_points``) are 0 and ``moon_shooter`` is ``None``.
 
-    The public decisions (RULES.md §7):
+    The public decisions (docs/rules.md):
 
     * ``decisions`` — every decision other than a card, in order: ``(seat, action_name)``
       (``"pass"``, ``"general"``, ``"bid:5"``, ``"slam"``, ``"suit:S"``, ``"moon:add"`` …);
@@ -305,7 +305,7 @@ class ReferenceDeal:
     # ------------------------------------------------------------------ validation
 
     def _validate(self, hands: list[list[int]], stock_given: bool) -> None:
-        """Reject a malformed deal (RULES.md §5) with a clear message."""
+        """Reject a malformed deal (docs/rules.md) with a clear message."""
         rules, n = self.rules, self.num_players
         if rules.stock_deal is None and self.stock:
             raise ValueError(
@@ -897,7 +897,7 @@ class ReferenceDeal:
         return max(score, 0) if self.rules.scoring == "royal_deal_floor" else score
 
     def _lower_by_queen_of_diamonds(self, points: list[int]) -> list[int]:
-        """Royal Hearts (``scoring="royal"``, RULES.md §3): Q♦ "reduces the player's total
+        """Royal Hearts (``scoring="royal"``, docs/rules.md): Q♦ "reduces the player's total
         score by 10 (but not below zero)": its taker's new total is max(0, old total + deal
         score), and his deal points are the change applied to his total. Readings: Q♦ never
         raises a total (one already below 0 without Q♦, after a ``moon:subtract``, keeps that

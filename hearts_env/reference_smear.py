@@ -1,7 +1,7 @@
 """A plain, single-game reference implementation of one Smear deal (and of the game-end rule).
 
 This module exists for differential testing against the fast engine. It is written from
-RULES.md §4 (Smear) and §7 (decisions, teams) and from ``docs/smear.md`` (the project's precise
+docs/rules.md (Smear) and §7 (decisions, teams) and from ``docs/smear.md`` (the project's precise
 readings, authoritative wherever it is more precise) alone, with the option vocabulary of
 :mod:`hearts_env.rules`; it favours readability over speed (Python sets and lists, no numpy).
 
@@ -325,7 +325,7 @@ class ReferenceSmearDeal:
         deal = self.rules.smear_deal
         if deal not in ("stock", "widow"):
             return None  # blind: the kitty exchange, any card
-        # Every Smear game (RULES.md §4): a trump only by a player with more than six of them
+        # Every Smear game (docs/rules.md): a trump only by a player with more than six of them
         # (the widow game's pitcher after the stock too) ...
         trumps = self._trumps_in(hand)
         if self._is_trump(card) and len(trumps) <= keep:
@@ -638,7 +638,7 @@ def reference_smear_game(
     side = rules.team_of[deal.pitcher]
     if deal.moon and rules.moon_bid == "game":
         if deal.made:
-            if totals[side] < 0:  # negative before the deal (RULES.md §4, second reading)
+            if totals[side] < 0:  # negative before the deal (docs/rules.md, second reading)
                 new[side] = 0
                 return (new, *_max_deals_end(rules, new, deals_played))
             return new, True, side

@@ -40,7 +40,7 @@ seat ``i``'s cards to ``i + 1`` = our "left"; "Right" gives to ``i + 3 = i - 1``
 OpenSpiel has no dealer. It deals from seat 0 and passes seat by seat from seat 0, i.e. seat 0 is
 eldest hand, so every record has ``"dealer": 3`` (:data:`OPENSPIEL_DEALER`; eldest = dealer + 1 =
 0 mod 4). Our engine passes seat by seat from eldest hand with single-card decisions whose mask
-excludes chosen cards (RULES.md §7), so OpenSpiel's pass decisions replay one to one. The first
+excludes chosen cards (docs/rules.md), so OpenSpiel's pass decisions replay one to one. The first
 lead does not depend on the dealer (2C's holder), and OpenSpiel has no "eldest leads" option.
 
 Parameters -> our options (:func:`openspiel_params_to_options`); OpenSpiel defaults in brackets
@@ -67,7 +67,7 @@ Parameters -> our options (:func:`openspiel_params_to_options`); OpenSpiel defau
 * Moon, always on in OpenSpiel -> ``moon="old"``, ``moon_cards="penalty"``, ``moon_points=None``:
   a player winning every trick that holds a heart or QS (JD is not needed) shoots; OpenSpiel adds
   -26 to his points and +26 to everyone else's, on top of the raw card points (so a shooter who
-  also took JD ends at -10, an opponent who took JD at 16). That is RULES.md §2's old moon with
+  also took JD ends at -10, an opponent who took JD at 16). That is docs/rules.md's old moon with
   T = 26.
 * Fixed in OpenSpiel: 4 players, one deal per episode -> ``num_players=4``, ``episode="deal"``,
   ``scoring="points"``.
@@ -143,7 +143,7 @@ def _full_params(params: dict | None) -> dict[str, bool]:
 
 
 def openspiel_params_to_options(params: dict) -> dict:
-    """Our rule options (RULES.md §7, ``hearts_env.presets.make_rules("hearts", **options)``) that
+    """Our rule options (docs/rules.md, ``hearts_env.presets.make_rules("hearts", **options)``) that
     play like OpenSpiel's ``hearts`` with ``params`` (missing keys take OpenSpiel's defaults).
 
     See the module docstring for each mapping. ``pass_directions`` is the set OpenSpiel draws a

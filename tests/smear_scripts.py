@@ -1,4 +1,4 @@
-"""Scripted Smear deals as data, written by hand from RULES.md §4 and docs/smear.md.
+"""Scripted Smear deals as data, written by hand from docs/rules.md and docs/smear.md.
 
 Each :class:`SmearScript` is one complete, legal deal played to its end: the rules
 (``make_rules(preset, num_players, reading, **options)``), the hands as dealt (card names, seat
@@ -402,7 +402,7 @@ SCRIPTS: list[SmearScript] = [
         made_points=(3, 1), side_points=(3, 1),
     ),
     script(
-        "five-point moon made: worth 11 (RULES.md §4, second reading), not smear_points + 1",
+        "five-point moon made: worth 11 (docs/rules.md, second reading), not smear_points + 1",
         "smear_five_point", 4,
         ("AH JH", "5C 6C", "2H 9C", "7C 8C"),
         "bid:moon pass pass pass | AH 5C 2H 7C | JH 6C 9C 8C",

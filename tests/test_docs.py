@@ -28,7 +28,8 @@ from hearts_env.describe import (
 from hearts_env.presets import PRESETS, make_rules
 from hearts_env.rules import Rules
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "rules.md"
 
 
 @pytest.fixture(scope="module")
@@ -223,3 +224,19 @@ def test_every_configuration_can_be_described() -> None:
                 f"- **Players and cards.** {n} players" + ("." if spec.game == "hearts" else ",")
             )
             assert not re.search(r"\b(None|True|False)\b", text), (name, n)
+
+
+def test_code_and_docs_point_to_the_project_s_own_rules_not_to_an_outside_specification() -> None:
+    """The repository's rules are docs/rules.md and docs/readings.md; the steering file the
+    project was specified from is not part of it, so no file may send a reader there."""
+    import subprocess
+
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "*.py", "*.md", "*.toml", "*.txt"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    name = "RULES" + ".md"
+    naming = [
+        p for p in tracked if p != "tests/test_docs.py" and name in (ROOT / p).read_text(encoding="utf-8")
+    ]
+    assert not naming, f"these files point to {name}: {naming}"

@@ -1,7 +1,7 @@
 """Cross-check against OpenSpiel: its deals replayed through our engine give identical legal
 sets at every decision (passes and plays) and identical points.
 
-OpenSpiel's ``hearts`` options map onto RULES.md §7 names (``openspiel_params_to_options``); each
+OpenSpiel's ``hearts`` options map onto docs/rules.md names (``openspiel_params_to_options``); each
 parameter set below exercises a different mapping. Skipped when pyspiel is not installed.
 """
 

@@ -1,6 +1,6 @@
 """Sanity checks of the OpenSpiel deal records, and of the claims in openspiel_records' docstring.
 
-The legality and scoring claims are checked against a small reference written here from RULES.md
+The legality and scoring claims are checked against a small reference written here from docs/rules.md
 (not from our engine): for every recorded decision the OpenSpiel legal set must equal what our
 rules, configured by ``openspiel_params_to_options``, allow.
 """
@@ -81,7 +81,7 @@ def test_deterministic():
 
 
 def _reference_legal(hand, trick, first_play, first_trick, broken, opts):
-    """Legal plays under our rules (RULES.md §2, §7) for the options OpenSpiel maps to."""
+    """Legal plays under our rules (docs/rules.md) for the options OpenSpiel maps to."""
     if first_play:
         return {parse_card("2C")} if opts["first_lead"] == "lowest_club" else hand & CLUBS
     if trick:

@@ -672,7 +672,7 @@ def play_royal_deal(d: ReferenceDeal) -> None:
     [(None, [6, 0, 0]), ([0, 0, 4], [6, 0, -4]), ([0, 0, 30], [6, 0, -9]), ([50, 3, 0], [6, 0, 0])],
 )
 def test_royal_hearts_queen_effects(totals: list[int] | None, expected: list[int]) -> None:
-    """Q♦ lowers its taker's game total by 10, not below 0 (RULES.md §3, second reading): his
+    """Q♦ lowers its taker's game total by 10, not below 0 (docs/rules.md, second reading): his
     deal score is 1 - 10 = -9 and his deal points what his total can lose of it."""
     d = deal(small_rules("royal_hearts", ROYAL_CARDS), ROYAL_HANDS, totals=totals)
     play_royal_deal(d)
@@ -710,7 +710,7 @@ def play_royal_moon(d: ReferenceDeal) -> None:
 def test_royal_hearts_moon_uses_the_shooters_score(
     reading: str | None, choice: str | None, expected: list[int]
 ) -> None:
-    """The shooter chooses (RULES.md §3, second reading): his deal score, Q♦ included, added to
+    """The shooter chooses (docs/rules.md, second reading): his deal score, Q♦ included, added to
     every other player or taken off his own total (not held at 0: the moon's, not Q♦'s); the
     automatic readings stay options."""
     rules = small_rules("royal_hearts", ROYAL_MOON_CARDS, reading=reading)
@@ -909,7 +909,7 @@ def test_auction_won_names_the_suit_adds_the_bid_and_leads() -> None:
 
 
 def test_auction_eldest_hand_wins_when_the_others_pass() -> None:
-    """No all-pass deal (RULES.md §3, second reading): eldest hand's opening bid wins when
+    """No all-pass deal (docs/rules.md, second reading): eldest hand's opening bid wins when
     everyone after him passes; he names the suit, leads any card and pays his bid."""
     d = deal(small_rules("auction_hearts", AUCTION_CARDS, num_players=4), AUCTION_HANDS, dealer=3)
     act(d, 0, "bid:1")

@@ -108,7 +108,7 @@ def check_finished(rules: Rules, deal: ReferenceSmearDeal) -> None:
         if side != pside:
             assert deal.side_points[side] == made[side]
     if deal.moon:
-        # five-point scoring's moon is 11 (RULES.md §4, second reading), else every point and one
+        # five-point scoring's moon is 11 (docs/rules.md, second reading), else every point and one
         assert deal.bid == (11 if rules.smear_points == 5 else rules.smear_points + 1)
         in_play = [s for s in deal.categories.values() if s != -1]
         assert deal.made == all(s == pside for s in in_play)

@@ -1,8 +1,8 @@
-"""The second reading of the sources (RULES.md, 2026-12-01; issue 18): one test per rule.
+"""The second reading of the sources (2026-12-01; issue 18): one test per rule.
 
 Each test plays a fixed deal on the fast engine (``Table.reset(options={"hands": ...})``) and,
 where the rule lives in a deal, on the reference too, and asserts what the corrected sentence
-of RULES.md says. The docstrings quote the sources in RULES.md's English rendering (the
+of docs/rules.md says. The docstrings quote the sources in the project's English rendering (the
 originals are the Russian texts in ``seeds/``).
 """
 
@@ -56,7 +56,7 @@ PARTNERSHIP_MISSED = ("AS 3S", "4H 5H", "JS 2S", "6H 7H")
 
 @pytest.mark.parametrize("game", ["smear_five_point", "smear_partnership"])
 def test_five_point_moon_is_worth_11_made_or_missed(game: str) -> None:
-    """Five-point Smear, RULES.md §4 (second reading): "the moon, worth 11 points, consists of
+    """Five-point Smear, docs/rules.md (second reading): "the moon, worth 11 points, consists of
     taking all 5 points"; wherever five-point scoring is used with a moon bid the moon is 11,
     not smear_points + 1 (= 6): a missed moon sets the side back 11."""
     if game == "smear_five_point":
@@ -100,7 +100,7 @@ WIDOW_MOON_ACTIONS = "bid:moon pass pass pass suit:S QS 4H 6H AS 9H JS 7S KS TD 
 
 
 def test_widow_moon_resets_a_total_negative_before_the_deal() -> None:
-    """The widow game, RULES.md §4 (second reading): a made moon wins the game at once, "if the
+    """The widow game, docs/rules.md (second reading): a made moon wins the game at once, "if the
     pitching side previously had a negative score, it is simply reset to 0" and the game goes
     on. A side at -2 that makes the moon (3 points) is reset to 0, not +1 and the winner."""
     hands, widow, stock = WIDOW_MOON
@@ -139,7 +139,7 @@ def widow_discard_deal() -> tuple[list[list[str]], list[str], list[str]]:
 
 
 def test_widow_discards_a_trump_only_with_more_than_six() -> None:
-    """The widow game, RULES.md §4 (second reading): "a trump may be discarded only by a player
+    """The widow game, docs/rules.md (second reading): "a trump may be discarded only by a player
     who holds more than six trumps (the pitcher included, after taking the stock), and even then
     trumps with a scoring value (A, J, 10, 3, 2, the jick, the jokers) may not be discarded"; a
     pitcher with six trumps or fewer discards only non-trumps."""
@@ -181,7 +181,7 @@ def test_widow_discards_a_trump_only_with_more_than_six() -> None:
 
 # ---------------------------------------------------------------------- 4. the auction's opening bid
 def test_auction_eldest_hand_must_open_with_a_bid() -> None:
-    """Auction Hearts, RULES.md §3 (second reading): "eldest hand begins the auction by naming a
+    """Auction Hearts, docs/rules.md (second reading): "eldest hand begins the auction by naming a
     number of chips… the following players may pass or raise"; he may not pass, and since
     eldest always bids, every deal has a winner."""
     rules = make_rules("auction_hearts", 4)
@@ -231,7 +231,7 @@ def royal_table(hands: list[str], plays: str, totals: list[int], reading: str | 
 def test_royal_queen_of_diamonds_lowers_the_total_and_the_shooter_chooses(
     totals: list[int], points: list[int]
 ) -> None:
-    """Royal Hearts, RULES.md §3 (second reading): Q♦ "reduces the player's total score by 10
+    """Royal Hearts, docs/rules.md (second reading): Q♦ "reduces the player's total score by 10
     (but not below zero)" — his new total is max(0, old total + deal score), and his deal
     points the change applied to his total; the earlier deal-score floor is
     ``reading="deal_floor"``. The moon: the source "allows either subtracting the deal score,
@@ -256,7 +256,7 @@ def test_royal_queen_of_diamonds_lowers_the_total_and_the_shooter_chooses(
 
 # ---------------------------------------------------------------------- 6. Heartsette's modern reading
 def test_heartsette_modern_plays_with_every_player_count() -> None:
-    """Heartsette, RULES.md §3: "option `modern`: standard `hearts` rules with the widow", and
+    """Heartsette, docs/rules.md: "option `modern`: standard `hearts` rules with the widow", and
     "every one must run for every player count it allows: 3–6 players"; the pass cycle is the
     standard one for the count, so three and five players pass left, right, hold. The notes of
     docs/rules.md said the reading could not be used with three or five players."""
