@@ -411,6 +411,22 @@ def throughput_before_after() -> str:
     )
 
 
+def throughput_second_reading() -> str:
+    """README.md: the second reading of the rules against the commit before it
+    (``results/throughput_second_reading.json``, :mod:`benchmarks.before_after`)."""
+    data = load("throughput_second_reading.json")
+    lines = [
+        f"| preset (B={data['batch']:,}, observations) | before ({data['before'][:7]}) | after | change |",
+        "|---|---|---|---|",
+    ]
+    for preset, row in data["presets"].items():
+        lines.append(
+            f"| {preset} | {row['median_before']:,.0f}/s | {row['median_after']:,.0f}/s | "
+            f"{signed(100 * row['change'], 1, plus=True)}% |"
+        )
+    return "\n".join(lines) + f"\n\n(medians of {data['repeats']} alternated runs each, {_date(data)})\n"
+
+
 def step_breakdown() -> str:
     """README.md: one step of the two-process packed ``vector_env`` taken apart
     (``results/step_breakdown.json``, beside the benchmark's ``results/throughput_formats.json``)."""
@@ -519,6 +535,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "throughput-presets": throughput_presets,
     "throughput-formats": throughput_formats,
     "throughput-before-after": throughput_before_after,
+    "throughput-second-reading": throughput_second_reading,
 }
 """Block name -> the function rendering it from the results files."""
 
