@@ -4,11 +4,11 @@ Ray is an optional extra (``pip install 'hearts-env[ray]'``), imported only when
 (through :func:`evaluation.ray_pool.connect`).
 
 The ``num_games`` games are shared out among the actors (:class:`RolloutWorker`, one CPU each):
-each has its own :class:`hearts_env.table.Table`, :class:`training.ppo.League` (who holds each
+each has its own :class:`hearts_env.table.Table`, :class:`training.rollout.League` (who holds each
 seat) and generators, seeded from the run's ``seed`` and the actor's index. Every iteration the
 learner puts the policy's weights (a state dict of CPU tensors; the league's past policies only
 when they changed) in the object store, every actor loads them and plays
-:func:`training.ppo.collect` into its own :class:`training.ppo.Rollout`, and the learner joins the
+:func:`training.rollout.collect` into its own :class:`training.rollout.Rollout`, and the learner joins the
 rollouts (:func:`join`: step by step, the actors' games numbered one after another) and learns
 from them as it does from its own. Everything an actor does depends only on its seeds and the
 weights it is sent, so a run is reproducible for a given number of actors; its checkpoint keeps
@@ -29,17 +29,10 @@ from agents.ppo import PolicyValueNet
 from evaluation.flags import non_negative_int
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
-from training.ppo import (
-    Args,
-    League,
-    Rollout,
-    collect,
-    make_teacher,
-    pack_table,
-    resolve_precision,
-    reward_scale,
-    unpack_table,
-)
+from training.checkpoint import pack_table, unpack_table
+from training.config import Args
+from training.device import resolve_precision
+from training.rollout import League, Rollout, collect, make_teacher, reward_scale
 
 CPU = torch.device("cpu")
 
@@ -52,7 +45,7 @@ def worker_seed(seed: int, index: int) -> int:
 class RolloutWorker:
     """One actor's games: ``games`` of them, with its own table, league and generators.
 
-    ``args``: the run's :class:`training.ppo.Args` as a dict; ``index``: the actor's number (its
+    ``args``: the run's :class:`training.config.Args` as a dict; ``index``: the actor's number (its
     seeds); ``obs_size`` and ``num_actions``: the network's shape."""
 
     def __init__(self, args: dict[str, Any], games: int, index: int, obs_size: int, num_actions: int) -> None:

@@ -1,0 +1,130 @@
+"""What a run reports as it goes: ``train.csv`` and ``eval.csv``, TensorBoard, the progress bar
+(:class:`Logs`) and the learning-curve plot (:func:`plot_learning_curve`)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training.config import Args
+
+
+def plot_learning_curve(
+    evals: list[dict[str, Any]],
+    title: str,
+    path: Path,
+    imitation: int = 0,
+    better: str = "lower",
+    teacher: str = "strategy",
+) -> None:
+    """Points per deal of the policy minus each opponent's (lower is better) against training
+    decisions: a marker on every evaluation with its 95% CI (bars on up to 12 points, a band
+    between points; the latest value written beside the last), the imitation phase shaded up to a
+    labelled line where PPO takes over."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    last = max([e["decisions"] for e in evals] + [imitation, 1])
+    scale, unit = next((s, u) for s, u in ((1e6, " (millions)"), (1e3, " (thousands)"), (1, "")) if last >= s)
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    for opponent in dict.fromkeys(e["opponent"] for e in evals):
+        rows = [e for e in evals if e["opponent"] == opponent]
+        x = np.array([e["decisions"] for e in rows], float) / scale
+        y = np.array([e["diff"] for e in rows])
+        ci = np.array([e["ci95"] for e in rows])
+        few = len(rows) <= 12  # CI bars on few points; the band alone on many
+        line = ax.errorbar(x, y, yerr=ci if few else None, marker="o", markersize=5 if few else 3.5,
+                           capsize=3, label=f"vs {opponent}")[0]  # fmt: skip
+        if len(rows) > 1:
+            ax.fill_between(x, y - ci, y + ci, color=line.get_color(), alpha=0.15, linewidth=0)
+        ax.annotate(f"{y[-1]:+.2f}", (x[-1], y[-1]), xytext=(6, 0), textcoords="offset points", va="center",
+                    fontsize=8, color=line.get_color())  # fmt: skip
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlim(0, last / scale * 1.12)
+    if imitation:  # above the axes, clear of the points
+        boundary = imitation / scale
+        ax.axvspan(0, boundary, color="0.93", zorder=0)
+        ax.axvline(boundary, color="0.35", linestyle="--", linewidth=1, label="imitation ends, PPO begins")
+        above = ax.get_xaxis_transform()  # x in data, y in axes units
+        style = {"transform": above, "va": "bottom", "fontsize": 8, "color": "0.3"}
+        if boundary > 0.2 * ax.get_xlim()[1]:
+            ax.text(boundary / 2, 1.01, f"imitation of {teacher}", ha="center", **style)
+            ax.text(boundary, 1.01, "  PPO self-play →", ha="left", **style)
+        else:  # a narrow imitation phase: one label from the line
+            ax.text(boundary, 1.01, f"← imitation of {teacher} | PPO self-play →", ha="left", **style)
+    ax.set_xlabel(f"training decisions{unit}")
+    ax.set_ylabel(f"policy − opponent, points per deal\n(duplicate deals, 95% CI; {better} is better)")
+    ax.set_title(title, pad=16)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+class Logs:
+    """CSV files (rewritten up to the checkpoint on resume), TensorBoard and the progress bar."""
+
+    TRAIN = ["iteration", "decisions", "samples", "elapsed_s", "decisions_per_s", "phase", "pg_loss",
+             "v_loss", "entropy", "approx_kl", "clipfrac", "explained_var"]  # fmt: skip
+    EVAL = ["iteration", "decisions", "elapsed_s", "opponent", "deals", "ppo_points", "opponent_points",
+            "diff", "ci95", "illegal"]  # fmt: skip
+
+    def __init__(self, run: Path, args: Args, iteration: int, decisions: int) -> None:
+        self.run = run
+        for name, columns in (("train.csv", self.TRAIN), ("eval.csv", self.EVAL)):
+            path = run / name
+            kept = []
+            if path.exists() and args.resume:
+                with path.open() as f:
+                    kept = [row for row in csv.DictReader(f) if int(row["iteration"]) <= iteration]
+            with path.open("w", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=columns)
+                writer.writeheader()
+                writer.writerows(kept)
+        self.writer = None
+        if args.tensorboard:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.writer = SummaryWriter(str(run / "tb"), purge_step=decisions if args.resume else None)
+        from tqdm import tqdm
+
+        total = args.total_decisions or None
+        self.bar = tqdm(
+            total=total, initial=decisions, unit="dec", unit_scale=True, disable=not args.progress,
+            desc=f"{args.preset} {args.num_players}p ppo", dynamic_ncols=True,
+        )  # fmt: skip
+
+    def _append(self, name: str, columns: list[str], rows: list[dict[str, Any]]) -> None:
+        with (self.run / name).open("a", newline="") as f:
+            csv.DictWriter(f, fieldnames=columns, extrasaction="ignore").writerows(rows)
+
+    def train(self, row: dict[str, Any]) -> None:
+        """One iteration's losses."""
+        self._append("train.csv", self.TRAIN, [row])
+        if self.writer:
+            for key in self.TRAIN[4:]:
+                if isinstance(row.get(key), float):
+                    self.writer.add_scalar(f"train/{key}", row[key], row["decisions"])
+
+    def evaluation(self, rows: list[dict[str, Any]]) -> None:
+        """One evaluation's results."""
+        self._append("eval.csv", self.EVAL, rows)
+        if self.writer:
+            for row in rows:
+                self.writer.add_scalar(f"eval/diff_vs_{row['opponent']}", row["diff"], row["decisions"])
+                self.writer.add_scalar(
+                    f"eval/points_vs_{row['opponent']}", row["ppo_points"], row["decisions"]
+                )
+
+    def close(self) -> None:
+        """Flush and close."""
+        self.bar.close()
+        if self.writer:
+            self.writer.close()
