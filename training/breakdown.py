@@ -1,9 +1,9 @@
 """One PPO iteration taken apart, in each precision: what the rollout and the update cost.
 
-Prints, for ``float32`` and ``bfloat16`` (:attr:`training.ppo.Args.precision`): the forward and
+Prints, for ``float32`` and ``bfloat16`` (:attr:`training.config.Args.precision`): the forward and
 backward pass of the default network over one minibatch of random 0/1 observations, then
 ``--iterations`` iterations of the default settings (512 games x 256 steps, ``strategy`` and
-``ducker`` opponents, no imitation), each split into the rollout (:func:`training.ppo.collect`)
+``ducker`` opponents, no imitation), each split into the rollout (:func:`training.rollout.collect`)
 and the update (:func:`training.ppo.update`), with the decisions per second of the two together.
 The README's and ``results/bf16_training``'s per-iteration numbers come from this.
 
@@ -22,7 +22,10 @@ from agents.ppo import PolicyValueNet
 from hearts_env.observation import layout as observation_layout
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
-from training.ppo import Args, League, Rollout, advantages, autocast, collect, reward_scale, update
+from training.config import Args
+from training.device import autocast
+from training.ppo import advantages, update
+from training.rollout import League, Rollout, collect, reward_scale
 
 CPU = torch.device("cpu")
 
