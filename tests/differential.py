@@ -4,7 +4,7 @@ Both implementations play the same deals with the same choices; at every decisio
 seat and the legal action sets (``table.action_mask()`` over every action: cards, then the
 variant's decisions) must be identical, and at the end of each deal the points, the team
 points, the moon, the cancelled flag and the settlement: each game's chips, and its pool
-carried from deal to deal through :func:`~hearts_env.reference.reference_settle` (Black Maria's
+carried from deal to deal through :func:`~tests.reference.reference_settle` (Black Maria's
 chips at the game's end, from the engine's totals). Deals are random or skewed (suits
 concentrated, to reach forced penalty cards on the first trick, all-hearts leads and moons),
 optionally with hands of only penalty cards (``first_trick_all_penalty``). Card choices mix
@@ -40,9 +40,9 @@ import numpy as np
 from hearts_env.bits import BIT
 from hearts_env.cards import NUM_STANDARD_CARDS, card_name, cards_of, parse_card
 from hearts_env.engine import DONE
-from hearts_env.reference import ReferenceDeal, reference_settle, reference_settle_game
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 from hearts_env.table import Table
+from tests.reference import ReferenceDeal, reference_settle, reference_settle_game
 
 HOLD = PASS_DIRECTIONS.index("hold")
 

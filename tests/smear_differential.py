@@ -22,10 +22,10 @@ import numpy as np
 
 from hearts_env.bits import BIT
 from hearts_env.cards import cards_of
-from hearts_env.reference_smear import ReferenceSmearDeal, reference_smear_game
 from hearts_env.rules import Rules
 from hearts_env.stock import stock_order
 from hearts_env.table import Table
+from tests.reference_smear import ReferenceSmearDeal, reference_smear_game
 
 
 @dataclass

@@ -117,6 +117,14 @@ def test_the_wheel_holds_every_shipped_checkpoint_and_curve(wheel: tuple[Path, s
     assert packed == shipped
 
 
+def test_the_wheel_holds_no_test_oracle(wheel: tuple[Path, str]) -> None:
+    with zipfile.ZipFile(wheel[0]) as z:
+        names = z.namelist()
+    oracles = [n for n in names if Path(n).stem in ("reference", "reference_smear") or n.startswith("tests/")]
+    assert not oracles, f"the reference implementations belong to tests/, not the wheel: {oracles}"
+    assert "hearts_env/engine.py" in names and "hearts_env/smear.py" in names
+
+
 def test_an_installed_wheel_finds_and_plays_the_shipped_checkpoints(
     wheel: tuple[Path, str], tmp_path: Path
 ) -> None:

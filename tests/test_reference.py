@@ -1,4 +1,4 @@
-"""Scripted deals for the reference implementation (hearts_env.reference), trick by trick.
+"""Scripted deals for the reference implementation (tests.reference), trick by trick.
 
 Most deals use a small deck (``removed`` = every card not listed) so that a whole deal fits in a
 few lines; hands are written as card strings, seat 0 first.
@@ -15,11 +15,11 @@ from collections import Counter
 
 import pytest
 
-from hearts_env import reference
 from hearts_env.cards import card_name, parse_card, parse_cards
 from hearts_env.presets import all_configs, make_rules
-from hearts_env.reference import ReferenceDeal, reference_settle, reference_settle_game
 from hearts_env.rules import Rules
+from tests import reference
+from tests.reference import ReferenceDeal, reference_settle, reference_settle_game
 
 
 def small_rules(preset: str, cards: str, num_players: int = 3, **options: object) -> Rules:

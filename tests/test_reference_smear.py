@@ -1,4 +1,4 @@
-"""The Smear reference (hearts_env.reference_smear): the hand-written scripts of
+"""The Smear reference (tests.reference_smear): the hand-written scripts of
 tests/smear_scripts.py, random play-outs of every Smear preset, player count and reading with
 invariants, the game-end rule and the validation errors."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from hearts_env.cards import JOKERS, card_name, parse_card, parse_cards
 from hearts_env.presets import all_configs, get_preset, make_rules
-from hearts_env.reference_smear import ReferenceSmearDeal, reference_smear_game
 from hearts_env.rules import SMEAR_CATEGORIES, Rules
+from tests.reference_smear import ReferenceSmearDeal, reference_smear_game
 from tests.smear_scripts import SCRIPTS, SmearScript
 
 # ---------------------------------------------------------------------------- helpers

@@ -15,10 +15,10 @@ import pytest
 
 from hearts_env.cards import card_name, parse_card, parse_cards
 from hearts_env.presets import make_rules
-from hearts_env.reference import ReferenceDeal
-from hearts_env.reference_smear import ReferenceSmearDeal, reference_smear_game
 from hearts_env.rules import Rules
 from hearts_env.table import Table
+from tests.reference import ReferenceDeal
+from tests.reference_smear import ReferenceSmearDeal, reference_smear_game
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
