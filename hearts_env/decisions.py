@@ -23,15 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from hearts_env.bits import BIT, U64
 from hearts_env.cards import parse_card
-
-if TYPE_CHECKING:
-    from hearts_env.engine import Engine, State
+from hearts_env.rules import Rules
+from hearts_env.state import State
 
 DECLARE, BID, NAME_SUIT, MOON_CHOICE = 3, 4, 5, 6
 """``State.phase`` codes of the decision phases (0 passing, 1 playing, 2 done)."""
@@ -43,33 +42,48 @@ PHASE_NAMES = {0: "passing", 1: "playing", DECLARE: "declare", BID: "bid", NAME_
 _TEN_OF_DIAMONDS = parse_card("TD")
 
 
+class DecisionEngine(Protocol):
+    """What a decision phase asks of the engine that runs it (:class:`hearts_env.engine.Engine`
+    is one): the rules, the seats, and the two ways a decision round ends."""
+
+    rules: Rules
+    num_players: int
+    next_seat: np.ndarray  # (P,) int64: the seat after each seat
+
+    def start_play(self, s: State, rows: np.ndarray) -> None:
+        """Begin the play phase of the games ``rows``."""
+
+    def end_deal(self, s: State, rows: np.ndarray, forfeit: np.ndarray | None = None) -> None:
+        """Score the finished deals of the games ``rows``."""
+
+
 @dataclass(frozen=True)
 class DecisionPhase:
     """One phase that asks for a named decision: its ``legal`` bits for the games ``rows``
     and its ``step``, which applies decision ``choice`` (position in ``rules.decisions``)."""
 
     name: str
-    legal: Callable[[Engine, State, np.ndarray], np.ndarray]
-    step: Callable[[Engine, State, np.ndarray, np.ndarray], None]
+    legal: Callable[[DecisionEngine, State, np.ndarray], np.ndarray]
+    step: Callable[[DecisionEngine, State, np.ndarray, np.ndarray], None]
 
 
-def _bits(engine: Engine, *names: str) -> np.uint64:
+def _bits(engine: DecisionEngine, *names: str) -> np.uint64:
     return U64(sum(1 << engine.rules.decisions.index(name) for name in names))
 
 
-def _log(engine: Engine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
+def _log(engine: DecisionEngine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
     """Record the public decision: bit ``choice`` of the acting seat's ``decision_log``."""
     flat = s.decision_log.reshape(-1)
     flat[rows * engine.num_players + s.current[rows]] |= BIT.take(choice)
 
 
 # ---------------------------------------------------------------------- declare
-def _declare_legal(engine: Engine, s: State, rows: np.ndarray) -> np.ndarray:
+def _declare_legal(engine: DecisionEngine, s: State, rows: np.ndarray) -> np.ndarray:
     declaration = "general" if engine.rules.bidding == "general" else "slam"
     return np.full(len(rows), _bits(engine, "pass", declaration))
 
 
-def _declare_step(engine: Engine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
+def _declare_step(engine: DecisionEngine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
     """``pass`` hands the turn on; a declaration closes the round. Play begins after it or
     after every seat has passed."""
     _log(engine, s, rows, choice)
@@ -85,7 +99,7 @@ def _declare_step(engine: Engine, s: State, rows: np.ndarray, choice: np.ndarray
         engine.start_play(s, done)
 
 
-def _silent_partner(engine: Engine, s: State, rows: np.ndarray) -> None:
+def _silent_partner(engine: DecisionEngine, s: State, rows: np.ndarray) -> None:
     """The holder of 10♦ becomes the slam bidder's partner (none if the bidder holds it)."""
     bid = rows[s.bidder[rows] >= 0]
     if not len(bid):
@@ -96,7 +110,7 @@ def _silent_partner(engine: Engine, s: State, rows: np.ndarray) -> None:
 
 
 # ---------------------------------------------------------------------- bid and name the suit
-def _bid_legal(engine: Engine, s: State, rows: np.ndarray) -> np.ndarray:
+def _bid_legal(engine: DecisionEngine, s: State, rows: np.ndarray) -> np.ndarray:
     # "pass" is decision 0 and "bid:N" decision N: every bid above the highest so far; eldest
     # hand (the first to bid) opens the auction and may not pass.
     top = engine.rules.max_bid
@@ -105,7 +119,7 @@ def _bid_legal(engine: Engine, s: State, rows: np.ndarray) -> np.ndarray:
     return ((U64(1) << U64(top + 1)) - U64(1)) & ~above | np.where(opening, U64(0), U64(1))
 
 
-def _bid_step(engine: Engine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
+def _bid_step(engine: DecisionEngine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
     """A bid raises the highest bid; after the dealer's turn the winner (there is always one:
     eldest hand opened) names the suit."""
     _log(engine, s, rows, choice)
@@ -119,22 +133,22 @@ def _bid_step(engine: Engine, s: State, rows: np.ndarray, choice: np.ndarray) ->
     s.current[naming] = s.bidder[naming]
 
 
-def _name_suit_legal(engine: Engine, s: State, rows: np.ndarray) -> np.ndarray:
+def _name_suit_legal(engine: DecisionEngine, s: State, rows: np.ndarray) -> np.ndarray:
     return np.full(len(rows), _bits(engine, "suit:C", "suit:D", "suit:H", "suit:S"))
 
 
-def _name_suit_step(engine: Engine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
+def _name_suit_step(engine: DecisionEngine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
     _log(engine, s, rows, choice)
     s.penalty_suit[rows] = choice - engine.rules.decisions.index("suit:C")
     engine.start_play(s, rows)
 
 
 # ---------------------------------------------------------------------- the shooter's choice
-def _moon_legal(engine: Engine, s: State, rows: np.ndarray) -> np.ndarray:
+def _moon_legal(engine: DecisionEngine, s: State, rows: np.ndarray) -> np.ndarray:
     return np.full(len(rows), _bits(engine, "moon:add", "moon:subtract"))
 
 
-def _moon_step(engine: Engine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
+def _moon_step(engine: DecisionEngine, s: State, rows: np.ndarray, choice: np.ndarray) -> None:
     _log(engine, s, rows, choice)
     s.moon_choice[rows] = choice - engine.rules.decisions.index("moon:add")  # 0 add, 1 subtract
     engine.end_deal(s, rows)

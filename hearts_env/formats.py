@@ -16,56 +16,24 @@ deal index, hand sizes, the stock). Three formats carry the same numbers:
 
 :func:`unpack` (torch, on any device: a GPU learner expands the bits itself) and
 :func:`unpack_numpy` turn either compact format back into exactly the float32 observation.
-Which bit of which word holds each entry is the layout's :class:`Packing`
-(``layout.packing``), derived from the rules alone.
+Which bit of which word holds each entry is the layout's :class:`~hearts_env.layouts.Packing`
+(``layout.packing``, :mod:`hearts_env.layouts`), derived from the rules alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from hearts_env.layouts import Layout, Packing
+
 if TYPE_CHECKING:
     import torch
 
-    from hearts_env.observation import Layout
-
 OBS_FORMATS = ("float32", "uint8", "packed")
 """The observation formats of the vector env and the batch API."""
-
-
-@dataclass(frozen=True, eq=False)
-class Packing:
-    """Where each 0/1 entry of the observation lives in the packed words.
-
-    ``source[j]`` is the bit (``64 * word + bit``) of entry ``j < bit_count``; ``second[j]``, if
-    not -1, a second bit added to it (two decks: a card held twice counts 2)."""
-
-    size: int  # D: the float32 observation's length
-    bit_count: int  # the 0/1 (count) prefix
-    words: int  # uint64 words per packed observation
-    source: np.ndarray  # (bit_count,) int64
-    second: np.ndarray | None = None  # (bit_count,) int64, -1 where there is none
-
-    @property
-    def tail(self) -> int:
-        """Length of the real-valued tail (float32 in every format)."""
-        return self.size - self.bit_count
-
-    @classmethod
-    def identity(cls, size: int, bit_count: int) -> Packing:
-        """Entry j is bit j of the stream (words filled in order)."""
-        return cls(size, bit_count, -(-bit_count // 64), np.arange(bit_count, dtype=np.int64))
-
-    def pack_bits(self, bits: np.ndarray) -> np.ndarray:
-        """(B, W) uint64 words of a (B, bit_count) 0/1 prefix, for an identity packing."""
-        batch = bits.shape[0]
-        padded = np.zeros((batch, self.words * 64), np.uint8)
-        padded[:, : self.bit_count] = bits
-        return np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
 
 
 def check_format(obs_format: Any) -> str:

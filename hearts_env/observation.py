@@ -52,8 +52,7 @@ Use :func:`layout` to get the offsets, and :meth:`Layout.view` to slice a batch 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import replace
 
 import numpy as np
 
@@ -61,52 +60,14 @@ from hearts_env import cardsets
 from hearts_env.bits import BIT, U64, ZERO
 from hearts_env.decisions import PHASE_NAMES
 from hearts_env.engine import DONE, Engine, State
-from hearts_env.formats import Packing
+from hearts_env.layouts import Layout, Packing
 from hearts_env.rules import Rules
+from hearts_env.smear_observation import smear_layout
 
 PHASE_CODES = 7
 """``State.phase`` codes: passing, playing, done, then the decision phases."""
 POINT_SCALE = 1 / 26
 """Card points are divided by 26 so standard Hearts' Q♠ reads 0.5 in every variant."""
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Names, shapes and offsets of the observation pieces for one rules set."""
-
-    pieces: tuple[tuple[str, tuple[int, ...]], ...]
-    packing: Packing | None = field(default=None, compare=False, repr=False)
-    """Where the 0/1 prefix lives in the packed format's words (:mod:`hearts_env.formats`)."""
-
-    @cached_property
-    def slices(self) -> dict[str, slice]:
-        """Slice of each piece in the flat vector."""
-        out, start = {}, 0
-        for name, shape in self.pieces:
-            size = int(np.prod(shape))
-            out[name] = slice(start, start + size)
-            start += size
-        return out
-
-    @cached_property
-    def size(self) -> int:
-        """Length of the flat observation vector."""
-        return sum(int(np.prod(shape)) for _, shape in self.pieces)
-
-    def shape(self, name: str) -> tuple[int, ...]:
-        """Shape of one piece (without the batch axis)."""
-        return dict(self.pieces)[name]
-
-    def view(self, observation: np.ndarray, name: str) -> np.ndarray:
-        """The piece ``name`` of a (..., D) observation, reshaped to (..., *shape)."""
-        if name not in self.slices:
-            raise KeyError(f"no observation piece {name!r}; pieces: {', '.join(self.slices)}")
-        lead = observation.shape[:-1]
-        return observation[..., self.slices[name]].reshape(*lead, *self.shape(name))
-
-    def split(self, observation: np.ndarray) -> dict[str, np.ndarray]:
-        """Every piece of an observation by name."""
-        return {name: self.view(observation, name) for name, _ in self.pieces}
 
 
 def layout(rules: Rules) -> Layout:
@@ -116,8 +77,6 @@ def layout(rules: Rules) -> Layout:
     Smear has its own layout (:mod:`hearts_env.smear_observation`).
     """
     if rules.game == "smear":
-        from hearts_env.smear_observation import smear_layout
-
         return smear_layout(rules)
     c, p = rules.card_slots, rules.num_players
     lay = _hearts_layout(rules, c, p)

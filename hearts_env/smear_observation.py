@@ -43,8 +43,7 @@ from dataclasses import replace
 import numpy as np
 
 from hearts_env.bits import BIT, ZERO, unpack
-from hearts_env.formats import Packing
-from hearts_env.observation import Layout
+from hearts_env.layouts import Layout, Packing
 from hearts_env.rules import Rules
 from hearts_env.smear import DONE, PHASE_NAMES, SmearEngine, SmearState, game_points_of
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from hearts_env.observation import POINT_SCALE, Layout, layout
+from hearts_env.layouts import Layout
+from hearts_env.observation import POINT_SCALE, layout
 from hearts_env.rules import Rules
 
 COUNTED_PIECES = ("hand", "played_by_seat", "passed", "received", "kitty")

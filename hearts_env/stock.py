@@ -4,19 +4,15 @@ A player who must follow and holds no card of the suit led draws from the top of
 until he draws one or the stock is empty (chance, never a decision); a player whose hand is
 empty is out for the rest of the deal and the turn skips him; when at most one player is still
 in, he takes his hand and the rest of the stock (nobody in: the last trick's winner takes the
-stock). Every function works on the games ``rows`` of a :class:`~hearts_env.engine.State`.
+stock). Every function works on the games ``rows`` of a :class:`~hearts_env.state.State`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from hearts_env.bits import BIT, SUIT_MASK, SUIT_OF, U64, ZERO, unpack
-
-if TYPE_CHECKING:
-    from hearts_env.engine import State
+from hearts_env.state import State
 
 
 def stock_order(kitty: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:

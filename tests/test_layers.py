@@ -1,7 +1,8 @@
 """Dependencies point one way: hearts_env <- agents <- evaluation <- training, benchmarks <- hearts_cli.
 
 Every import statement of every module (top level or inside a function) is read with ``ast``;
-a package may import only the packages below it.
+a package may import only the packages below it, and no module may import itself back through
+others (an import circle says that something lives one floor too high: move it down).
 """
 
 from __future__ import annotations
@@ -77,3 +78,133 @@ def test_only_the_ray_modules_import_ray_and_only_when_asked() -> None:
                 at_top.add(name)
     assert importing <= RAY_MODULES | RAY_ELSEWHERE, sorted(importing - RAY_MODULES - RAY_ELSEWHERE)
     assert not at_top & RAY_MODULES, f"{sorted(at_top & RAY_MODULES)} import ray at the top (not installed)"
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the packages by its dotted name (a package by its ``__init__``)."""
+    found = {}
+    for package in ALLOWED:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _import_nodes(node: ast.AST, type_imports: bool) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements under ``node`` at any depth (functions included); those under
+    ``if TYPE_CHECKING:`` only when ``type_imports`` (they never run)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [node]
+    if isinstance(node, ast.If) and _is_type_checking(node.test) and not type_imports:
+        return [n for child in node.orelse for n in _import_nodes(child, type_imports)]
+    return [n for child in ast.iter_child_nodes(node) for n in _import_nodes(child, type_imports)]
+
+
+def import_graph(type_imports: bool = False) -> dict[str, set[str]]:
+    """The project modules each project module imports. ``from a.b import c`` imports the module
+    ``a.b.c`` when there is one, else ``a.b``; relative imports are resolved. The packages above
+    an imported module (whose ``__init__`` Python runs first) are left out: counting them would
+    join every module to its package's ``__init__``."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges = set()
+        for node in _import_nodes(ast.parse(path.read_text()), type_imports):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                           for alias in node.names]  # fmt: skip
+            for target in targets:
+                while target and target not in modules:  # ``import a.b.c`` of a name c in a.b
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def import_groups(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import one another, each sorted (the strongly connected
+    components of more than one module: Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = [stack.pop()]
+            while group[-1] != module:
+                group.append(stack.pop())
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(groups)
+
+
+def circle(graph: dict[str, set[str]], group: list[str]) -> list[str]:
+    """The shortest circle ``[a, b, ..., a]`` from a group's first module back to itself."""
+    start, members = group[0], set(group)
+    came_from: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for module in frontier:
+            for other in sorted(graph[module] & members):
+                if other == start:
+                    path = [module]
+                    while path[-1] != start:
+                        path.append(came_from[path[-1]])
+                    return [*reversed(path), start]
+                if other not in came_from:
+                    came_from[other] = module
+                    following.append(other)
+        frontier = following
+    raise AssertionError(f"no circle through {group}")
+
+
+def test_the_import_graph_sees_every_kind_of_import() -> None:
+    graph, with_types = import_graph(), import_graph(type_imports=True)
+    assert {"hearts_env.engine", "hearts_env.rules"} <= graph["hearts_env.table"]  # top level
+    assert "hearts_env.smear_observation" in graph["hearts_env.table"]  # inside a function
+    assert "hearts_env.table" in with_types["hearts_env.render"] - graph["hearts_env.render"]  # types only
+    assert {"hearts_env.formats", "hearts_env.presets"} <= graph["agents.base"]  # another package
+
+
+KNOWN_CIRCLES: list[list[str]] = []
+"""Groups of modules importing one another that are being taken apart elsewhere (issue 19),
+each with the reason it is still here."""
+
+
+@pytest.mark.parametrize("type_imports", [False, True], ids=["run", "with_type_imports"])
+def test_no_module_imports_itself_back(type_imports: bool) -> None:
+    """No import circle among the project's modules: the imports that run (top level and inside
+    functions), and the type-only imports too (a type circle says the same thing)."""
+    graph = import_graph(type_imports)
+    groups = [group for group in import_groups(graph) if group not in KNOWN_CIRCLES]
+    lines = [" -> ".join(circle(graph, group)) + (f"  (group: {', '.join(group)})" if len(group) > 2 else "")
+             for group in groups]  # fmt: skip
+    assert not groups, "import circles (move what they share one floor down):\n" + "\n".join(lines)
