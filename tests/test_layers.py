@@ -194,17 +194,12 @@ def test_the_import_graph_sees_every_kind_of_import() -> None:
     assert {"hearts_env.formats", "hearts_env.presets"} <= graph["agents.base"]  # another package
 
 
-KNOWN_CIRCLES: list[list[str]] = []
-"""Groups of modules importing one another that are being taken apart elsewhere (issue 19),
-each with the reason it is still here."""
-
-
 @pytest.mark.parametrize("type_imports", [False, True], ids=["run", "with_type_imports"])
 def test_no_module_imports_itself_back(type_imports: bool) -> None:
     """No import circle among the project's modules: the imports that run (top level and inside
     functions), and the type-only imports too (a type circle says the same thing)."""
     graph = import_graph(type_imports)
-    groups = [group for group in import_groups(graph) if group not in KNOWN_CIRCLES]
+    groups = import_groups(graph)
     lines = [" -> ".join(circle(graph, group)) + (f"  (group: {', '.join(group)})" if len(group) > 2 else "")
              for group in groups]  # fmt: skip
     assert not groups, "import circles (move what they share one floor down):\n" + "\n".join(lines)
