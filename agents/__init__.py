@@ -36,10 +36,10 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent, Observation
+from hearts_env.families import FAMILIES, FamilyDefaults, family_of
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
 
@@ -55,48 +55,13 @@ REGISTRY: dict[str, str] = {
 """Agent name -> ``module:class``; imported on use, so optional dependencies stay optional."""
 
 
-@dataclass(frozen=True)
-class FamilyDefaults:
-    """The agents a game family uses when a command names none (agent specs, see :func:`parse_spec`)."""
-
-    heuristic: str
-    """The family's best heuristic: the default opponent of ``play``."""
-    teacher: str
-    """The imitation teacher of training (``--imitation-decisions``)."""
-    opponents: tuple[str, ...]
-    """The training league's heuristic opponents."""
-    eval_opponents: tuple[str, ...]
-    """The opponents of training's periodic evaluation."""
-    tournament: tuple[str, ...]
-    """The agents of a tournament."""
-
-
-FAMILY_DEFAULTS: dict[str, FamilyDefaults] = {
-    "hearts": FamilyDefaults(
-        heuristic="strategy",
-        teacher="strategy",
-        opponents=("strategy", "ducker"),
-        eval_opponents=("strategy", "random"),
-        tournament=("strategy", "ducker", "lowest", "random"),
-    ),
-    "smear": FamilyDefaults(
-        heuristic="smear",
-        teacher="smear",
-        opponents=("smear", "lowest", "random"),
-        eval_opponents=("smear", "random"),
-        tournament=("smear", "lowest", "random"),
-    ),
-}
-"""Game family (``Rules.game``) -> its default agents."""
+FAMILY_DEFAULTS: dict[str, FamilyDefaults] = {name: record.agents for name, record in FAMILIES.items()}
+"""Game family (``Rules.game``) -> its default agents (declared in :mod:`hearts_env.families`)."""
 
 
 def family_defaults(game: str) -> FamilyDefaults:
     """The default agents of game family ``game`` (``"hearts"`` or ``"smear"``, i.e. ``rules.game``)."""
-    try:
-        return FAMILY_DEFAULTS[game]
-    except KeyError:
-        known = ", ".join(FAMILY_DEFAULTS)
-        raise ValueError(f"unknown game family {game!r}: choose one of {known}") from None
+    return family_of(game).agents
 
 
 def names() -> list[str]:

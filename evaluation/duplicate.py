@@ -68,6 +68,7 @@ from agents import Agent, family_defaults, from_spec, parse_spec, refusal
 from agents.base import random_legal
 from evaluation.flags import non_negative_int, positive_int
 from evaluation.provenance import run_record
+from hearts_env.families import family
 from hearts_env.presets import make_rules
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 from hearts_env.stock import stock_order
@@ -513,7 +514,7 @@ class Tournament:
     def _bar_text(self) -> str:
         """``hearts: ppo (fresh) v strategy v random (points, lower is better)``."""
         names = " v ".join(self.labels.get(spec, short_name(spec)) for spec in self.names)
-        better = "higher" if self.rules.game == "smear" else "lower"
+        better = family(self.rules).better
         return f"{self.config.preset}: {names} (points, {better} is better)"
 
     def _local_rounds(self, todo: range) -> Iterator[dict[str, np.ndarray]]:

@@ -40,6 +40,7 @@ from hearts_env.cards import (
     parse_cards,
 )
 from hearts_env.decisions import _TEN_OF_DIAMONDS
+from hearts_env.families import family, family_of
 from hearts_env.presets import PRESETS, REMOVAL_ORDERS, REMOVAL_TABLES, get_preset, make_rules
 from hearts_env.rules import (
     _BOOLS,
@@ -738,7 +739,7 @@ _SMEAR_TOPICS: tuple[tuple[str, Callable[[Rules], str | None]], ...] = (
 def topics(rules: Rules) -> dict[str, str]:
     """The description of ``rules`` by topic (label -> sentences), topics that do not apply left out."""
     out = {}
-    for label, describe_topic in _SMEAR_TOPICS if rules.game == "smear" else _TOPICS:
+    for label, describe_topic in family(rules).load("topics"):
         text = describe_topic(rules)
         if text:
             out[label] = text
@@ -774,7 +775,7 @@ def _variant(name: str, kind: str, key: str) -> str:
             failed.setdefault(" ".join(str(error).split()), []).append(n)
             continue
         alt = topics(rules)
-        for label, _ in _SMEAR_TOPICS if spec.game == "smear" else _TOPICS:
+        for label, _ in family_of(spec.game).load("topics"):
             if base.get(label) == alt.get(label) or label in at_default:
                 continue  # unchanged, or changed at the default count: described there
             text = alt.get(label, "No longer applies.")

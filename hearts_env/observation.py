@@ -60,9 +60,9 @@ from hearts_env import cardsets
 from hearts_env.bits import BIT, U64, ZERO
 from hearts_env.decisions import PHASE_NAMES
 from hearts_env.engine import DONE, Engine, State
+from hearts_env.families import family
 from hearts_env.layouts import Layout, Packing
 from hearts_env.rules import Rules
-from hearts_env.smear_observation import smear_layout
 
 PHASE_CODES = 7
 """``State.phase`` codes: passing, playing, done, then the decision phases."""
@@ -74,10 +74,14 @@ def layout(rules: Rules) -> Layout:
     """The observation layout for ``rules`` (depends on player count and card slots).
 
     The 0/1 pieces come first (they are unpacked from one bit stream), the real-valued last.
-    Smear has its own layout (:mod:`hearts_env.smear_observation`).
+    Each family has its own (:mod:`hearts_env.families`; Smear's in
+    :mod:`hearts_env.smear_observation`).
     """
-    if rules.game == "smear":
-        return smear_layout(rules)
+    return family(rules).load("layout")(rules)
+
+
+def hearts_layout(rules: Rules) -> Layout:
+    """The observation layout for Hearts-family ``rules``."""
     c, p = rules.card_slots, rules.num_players
     lay = _hearts_layout(rules, c, p)
     return replace(lay, packing=_hearts_packing(rules, lay))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from hearts_env.cards import SUIT_SYMBOLS, card_symbol, cards_of
 from hearts_env.decisions import PHASE_NAMES
 from hearts_env.engine import DONE, PASSING, PLAYING
+from hearts_env.families import family
 from hearts_env.rules import PASS_DIRECTIONS
 
 if TYPE_CHECKING:
@@ -37,9 +38,12 @@ def _players(s: State, g: int, leader: int, cards: list[int]) -> list[int]:
 
 
 def render_text(table: Table, game: int = 0) -> str:
-    """The state of ``game`` in ``table`` as a multi-line string."""
-    if table.rules.game == "smear":
-        return smear_text(table, game)
+    """The state of ``game`` in ``table`` as a multi-line string (its family's renderer)."""
+    return family(table.rules).load("renderer")(table, game)
+
+
+def hearts_text(table: Table, game: int = 0) -> str:
+    """The state of Hearts-family ``game`` in ``table`` as a multi-line string."""
     s, rules = table.state, table.rules
     g = game
     n = rules.num_players

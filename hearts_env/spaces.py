@@ -10,6 +10,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
+from hearts_env.families import family
 from hearts_env.layouts import Layout
 from hearts_env.observation import POINT_SCALE, layout
 from hearts_env.rules import Rules
@@ -26,11 +27,11 @@ def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndar
     ``points_taken`` within the sums of the negative and of the positive card values;
     ``scores`` are unbounded (game totals), ``deal_index`` is at least 0.
     """
-    lay = lay or layout(rules)
-    if rules.game == "smear":
-        from hearts_env.smear_observation import smear_bounds
+    return family(rules).load("bounds")(rules, lay or layout(rules))
 
-        return smear_bounds(rules, lay)
+
+def hearts_bounds(rules: Rules, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) of the flat observation of Hearts-family ``rules`` (see :func:`observation_bounds`)."""
     low = np.zeros(lay.size, np.float32)
     high = np.ones(lay.size, np.float32)
     values = np.array(rules.card_points[: lay.shape("card_values")[0]], np.float64) * POINT_SCALE

@@ -15,8 +15,8 @@ import numpy as np
 from hearts_env import cardsets, stock
 from hearts_env.bits import BIT, U64, unpack
 from hearts_env.cards import NUM_CARDS, card_name
-from hearts_env.engine import DONE, Engine, State
-from hearts_env.observation import Observer
+from hearts_env.engine import DONE, State
+from hearts_env.families import family
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
 REWARDS = ("points", "zero_sum", "team", "chips", "settlement")
@@ -33,14 +33,7 @@ def default_reward(rules: Rules) -> str:
 def make_engine(rules: Rules) -> tuple[Any, Any]:
     """The engine and the observation builder for ``rules``: the one place where the game
     family (``rules.game``) chooses its mechanisms."""
-    if rules.game == "smear":
-        from hearts_env.smear import SmearEngine
-        from hearts_env.smear_observation import SmearObserver
-
-        smear = SmearEngine(rules)
-        return smear, SmearObserver(smear)
-    engine = Engine(rules)
-    return engine, Observer(engine)
+    return family(rules).build(rules)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

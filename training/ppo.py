@@ -80,6 +80,7 @@ import torch.nn.functional as F  # noqa: N812
 import agents
 from agents.ppo import PolicyValueNet, policy_file, save_atomic
 from evaluation.flags import ArgumentParser, add_debug, run_command
+from hearts_env.families import family
 from hearts_env.observation import Layout
 from hearts_env.observation import layout as observation_layout
 from hearts_env.presets import make_rules
@@ -299,7 +300,6 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
         rollouts.start(args, net, league, saved.get("ray"), checkpoint_path)
     logs = Logs(run, args, progress["iteration"], progress["decisions"])
 
-    smear = rules.game == "smear"
     teacher_name, teacher = make_teacher(rules, args)
     buf = None  # with Ray, each rollout arrives in a buffer of its own
     if rollouts is None:
@@ -309,7 +309,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
         )  # fmt: skip
     scale = reward_scale(rules)
     obs_layout = observation_layout(rules)
-    better = "higher" if smear else "lower"
+    better = family(rules).better
     trained_info = {
         "command": "python -m training.ppo " + " ".join(to_argv(args, rules.game)),
         "settings": comparable(args),

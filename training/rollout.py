@@ -13,6 +13,7 @@ import torch
 
 import agents
 from agents.ppo import PolicyValueNet, PPOAgent
+from hearts_env.families import family
 from hearts_env.formats import Packing, unpack
 from hearts_env.observation import Layout
 from hearts_env.rules import Rules
@@ -244,7 +245,7 @@ def _batch(
 def reward_scale(rules: Rules) -> float:
     """The factor that makes a deal's rewards of order 1: Hearts by the penalty total, Smear by the
     points at stake."""
-    return 1.0 / max(1, rules.smear_points if rules.game == "smear" else rules.penalty_total)
+    return family(rules).reward_scale(rules)
 
 
 def make_teacher(rules: Rules, args: Args) -> tuple[str, agents.Agent]:

@@ -1,0 +1,140 @@
+"""The game families, each declared once: the one place that names a family (``Rules.game``).
+
+A :class:`Family` says what a family is made of (engine, observer, layout, bounds, renderer,
+rules description topics), which way its rewards are better, the scale that makes a deal's
+rewards of order 1, and the agents that commands use when none is named. :func:`family` looks
+a record up by rules; everything else asks the record instead of comparing ``rules.game``.
+
+The mechanisms are named by import path (``"module:attribute"``) and imported on use: the
+modules that ask this record are the ones that define them, so naming them here with import
+statements would be an import circle.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from hearts_env.rules import Rules
+
+
+@dataclass(frozen=True)
+class FamilyDefaults:
+    """The agents a game family uses when a command names none (agent specs, see
+    :func:`agents.parse_spec`)."""
+
+    heuristic: str
+    """The family's best heuristic: the default opponent of ``play``."""
+    teacher: str
+    """The imitation teacher of training (``--imitation-decisions``)."""
+    opponents: tuple[str, ...]
+    """The training league's heuristic opponents."""
+    eval_opponents: tuple[str, ...]
+    """The opponents of training's periodic evaluation."""
+    tournament: tuple[str, ...]
+    """The agents of a tournament."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """One game family: what it is built from, and its conventions."""
+
+    name: str
+    """``Rules.game``."""
+    title: str
+    """The family's name in prose."""
+    engine: str
+    """``module:class`` of the engine (built from the rules)."""
+    observer: str
+    """``module:class`` of the observation builder (built from the engine)."""
+    layout: str
+    """``module:function``: rules -> the observation :class:`~hearts_env.layouts.Layout`."""
+    bounds: str
+    """``module:function``: (rules, layout) -> (low, high) of the flat observation."""
+    renderer: str
+    """``module:function``: (table, game) -> the text of one game."""
+    topics: str
+    """``module:attribute``: the (label, function) pairs that describe the rules by topic."""
+    better: Literal["lower", "higher"]
+    """Which way a player's points are better."""
+    scale_points: Callable[[Rules], int]
+    """The points at stake in a deal: a deal's rewards are divided by them in training."""
+    agents: FamilyDefaults
+    """The agents used when none is named."""
+
+    def build(self, rules: Rules) -> tuple[Any, Any]:
+        """The engine and the observation builder for ``rules``."""
+        engine = _load(self.engine)(rules)
+        return engine, _load(self.observer)(engine)
+
+    def load(self, part: str) -> Any:
+        """The object that field ``part`` (``"layout"``, ``"bounds"``, …) names, imported."""
+        return _load(getattr(self, part))
+
+    def reward_scale(self, rules: Rules) -> float:
+        """The factor that makes a deal's rewards of order 1."""
+        return 1.0 / max(1, self.scale_points(rules))
+
+
+def _load(path: str) -> Any:
+    module, attribute = path.split(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+FAMILIES: dict[str, Family] = {
+    "hearts": Family(
+        name="hearts",
+        title="Hearts",
+        engine="hearts_env.engine:Engine",
+        observer="hearts_env.observation:Observer",
+        layout="hearts_env.observation:hearts_layout",
+        bounds="hearts_env.spaces:hearts_bounds",
+        renderer="hearts_env.render:hearts_text",
+        topics="hearts_env.describe:_TOPICS",
+        better="lower",
+        scale_points=lambda rules: rules.penalty_total,
+        agents=FamilyDefaults(
+            heuristic="strategy",
+            teacher="strategy",
+            opponents=("strategy", "ducker"),
+            eval_opponents=("strategy", "random"),
+            tournament=("strategy", "ducker", "lowest", "random"),
+        ),
+    ),
+    "smear": Family(
+        name="smear",
+        title="Smear",
+        engine="hearts_env.smear:SmearEngine",
+        observer="hearts_env.smear_observation:SmearObserver",
+        layout="hearts_env.smear_observation:smear_layout",
+        bounds="hearts_env.smear_observation:smear_bounds",
+        renderer="hearts_env.render:smear_text",
+        topics="hearts_env.describe:_SMEAR_TOPICS",
+        better="higher",
+        scale_points=lambda rules: rules.smear_points,
+        agents=FamilyDefaults(
+            heuristic="smear",
+            teacher="smear",
+            opponents=("smear", "lowest", "random"),
+            eval_opponents=("smear", "random"),
+            tournament=("smear", "lowest", "random"),
+        ),
+    ),
+}
+"""Game family (``Rules.game``) -> its record."""
+
+
+def family_of(game: str) -> Family:
+    """The record of game family ``game`` (``"hearts"`` or ``"smear"``, i.e. ``rules.game``)."""
+    try:
+        return FAMILIES[game]
+    except KeyError:
+        known = ", ".join(FAMILIES)
+        raise ValueError(f"unknown game family {game!r}: choose one of {known}") from None
+
+
+def family(rules: Rules) -> Family:
+    """The record of ``rules``' game family."""
+    return family_of(rules.game)
