@@ -868,8 +868,10 @@ def describe_preset(name: str) -> str:
     ]
     if low != high:
         parts += ["### By player count", _count_table(name)]
-    if spec.game == "smear":
-        parts.insert(2, "The precise readings of every Smear rule: [docs/smear.md](smear.md).")
+    record = family_of(spec.game)
+    if record.rules_doc is not None:
+        doc = record.rules_doc
+        parts.insert(2, f"The precise readings of every {record.title} rule: [docs/{doc}]({doc}).")
     if spec.readings:
         parts += [
             "### Readings",

@@ -57,8 +57,14 @@ class Family:
     """``module:function``: (table, game) -> the text of one game."""
     topics: str
     """``module:attribute``: the (label, function) pairs that describe the rules by topic."""
+    deal_info: str | None
+    """``module:Class.method``: (table, rows) -> the family's own end-of-deal infos (None: none)."""
+    rules_doc: str | None
+    """The page in ``docs/`` that gives the precise reading of every rule (None: the presets' own)."""
     better: Literal["lower", "higher"]
     """Which way a player's points are better."""
+    chips: bool
+    """Whether a settlement may pay chips (``reward="chips"``)."""
     scale_points: Callable[[Rules], int]
     """The points at stake in a deal: a deal's rewards are divided by them in training."""
     agents: FamilyDefaults
@@ -79,8 +85,11 @@ class Family:
 
 
 def _load(path: str) -> Any:
-    module, attribute = path.split(":")
-    return getattr(importlib.import_module(module), attribute)
+    module, attributes = path.split(":")
+    found = importlib.import_module(module)
+    for attribute in attributes.split("."):
+        found = getattr(found, attribute)
+    return found
 
 
 FAMILIES: dict[str, Family] = {
@@ -93,7 +102,10 @@ FAMILIES: dict[str, Family] = {
         bounds="hearts_env.spaces:hearts_bounds",
         renderer="hearts_env.render:hearts_text",
         topics="hearts_env.describe:_TOPICS",
+        deal_info=None,
+        rules_doc=None,
         better="lower",
+        chips=True,
         scale_points=lambda rules: rules.penalty_total,
         agents=FamilyDefaults(
             heuristic="strategy",
@@ -112,7 +124,10 @@ FAMILIES: dict[str, Family] = {
         bounds="hearts_env.smear_observation:smear_bounds",
         renderer="hearts_env.render:smear_text",
         topics="hearts_env.describe:_SMEAR_TOPICS",
+        deal_info="hearts_env.table:Table._smear_info",
+        rules_doc="smear.md",
         better="higher",
+        chips=False,
         scale_points=lambda rules: rules.smear_points,
         agents=FamilyDefaults(
             heuristic="smear",

@@ -98,10 +98,11 @@ class Table:
             raise ValueError(f"reward={reward!r} is not known: choose one of {', '.join(REWARDS)}")
         if reward == "settlement":
             reward = "chips"
-        if reward == "chips" and (rules.game == "smear" or rules.settlement == "points"):
+        record = family(rules)
+        if reward == "chips" and (not record.chips or rules.settlement == "points"):
             raise ValueError(
                 f"reward='chips' pays the settlement's chips, and {rules.preset} has none (settlement="
-                f"{rules.settlement!r}{', a Smear game' if rules.game == 'smear' else ''}): every reward "
+                f"{rules.settlement!r}{'' if record.chips else f', a {record.title} game'}): every reward "
                 "would be 0; choose a settlement (e.g. settlement='howell') or another reward"
             )
         if not isinstance(num_games, (int, np.integer)) or num_games < 1:
@@ -439,7 +440,7 @@ class Table:
         """Per-seat rewards of the deals just finished in ``rows``."""
         s = self.state
         points = s.deal_points[rows].astype(np.float64)
-        if self.rules.game == "smear":  # Smear: the side's points are good
+        if family(self.rules).better == "higher":  # Smear: the side's points are good
             if self.reward == "zero_sum":
                 sides = points[:, [seats[0] for seats in self.engine.team_seats]]  # (k, T)
                 others = (sides.sum(axis=1, keepdims=True) - sides) / max(self.rules.num_teams - 1, 1)
@@ -606,8 +607,13 @@ class Table:
             "chips": s.chips[rows].copy(),
             "team_points": s.team_points[rows].copy(),
             "cancelled": s.cancelled[rows].copy(),
-            **(self._smear_info(rows) if self.rules.game == "smear" else {}),
+            **self._family_info(rows),
         }
+
+    def _family_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
+        """The game family's own end-of-deal infos of ``rows`` (:attr:`Family.deal_info`)."""
+        record = family(self.rules)
+        return {} if record.deal_info is None else record.load("deal_info")(self, rows)
 
     def _smear_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
         """Smear's deal outcome: the pitcher, his bid's value, whether it was made, each

@@ -212,12 +212,11 @@ A preset named ``hearts`` is not a family (``preset != "hearts"``)."""
 FAMILY_BRANCHES_LEFT = {
     # The Smear engine checks that it was given Smear rules.
     "hearts_env/smear.py": 1,
-    # Table: chips need a settlement (Smear has none), a fixed deal's undealt cards (Smear's widow
-    # and stock, one engine call), which fixed-deal parts the rules have, Smear's side rewards, its
-    # end-of-deal info: each wants a record field or a Rules property (issue 19's remaining work).
-    "hearts_env/table.py": 7,
-    # describe: the per-count table's columns and the link to docs/smear.md.
-    "hearts_env/describe.py": 2,
+    # Table: a fixed deal's undealt cards (Smear's widow and stock, one engine call) and which
+    # fixed-deal parts (stock, kitty) the rules have: each wants a Rules property or an engine method.
+    "hearts_env/table.py": 3,
+    # describe: the per-count table's columns (Smear's sides, undealt cards, bids).
+    "hearts_env/describe.py": 1,
     # LowestAgent plays Smear's bids; OpenSpiel's hearts is a Hearts-family game.
     "agents/simple.py": 1,
     "agents/ismcts.py": 1,
