@@ -579,6 +579,18 @@ class Rules:
         return 0 if self.stock_deal is None else len(self.deck) - self.stock_deal * self.num_players
 
     @cached_property
+    def deals_stock(self) -> bool:
+        """Whether a deal leaves cards in draw order that a fixed deal may give (``stock``):
+        Domino Hearts' stock, Smear's undealt cards."""
+        return self.game == "smear" or self.stock_deal is not None
+
+    @cached_property
+    def deals_kitty(self) -> bool:
+        """Whether a deal sets cards aside that a fixed deal may give (``kitty``, or its other
+        name ``widow``): the Hearts family's kitty, Smear's widow."""
+        return self.leftover == "kitty" if self.game == "hearts" else bool(self.widow)
+
+    @cached_property
     def penalty_mask(self) -> int:
         """Cards with positive points that are in play: these may not go on the first trick."""
         return mask_of(c for c in self.deck.cards if self.card_points[c] > 0)

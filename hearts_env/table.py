@@ -202,8 +202,8 @@ class Table:
         would be random, or the cards would be put where the rules have no place for them."""
         r = self.rules
         has = {
-            "stock": r.game == "smear" or r.stock_deal is not None,
-            "kitty": r.leftover == "kitty" if r.game == "hearts" else bool(r.widow),
+            "stock": r.deals_stock,
+            "kitty": r.deals_kitty,
         }
         given = [key for key in ("stock", "kitty", "widow") if options.get(key) is not None]
         if "kitty" in given and "widow" in given:

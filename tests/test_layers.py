@@ -212,9 +212,9 @@ A preset named ``hearts`` is not a family (``preset != "hearts"``)."""
 FAMILY_BRANCHES_LEFT = {
     # The Smear engine checks that it was given Smear rules.
     "hearts_env/smear.py": 1,
-    # Table: a fixed deal's undealt cards (Smear's widow and stock, one engine call) and which
-    # fixed-deal parts (stock, kitty) the rules have: each wants a Rules property or an engine method.
-    "hearts_env/table.py": 3,
+    # Table: a fixed deal's undealt cards are Smear's widow and stock in one engine call (an
+    # engine method for both families would make it a call).
+    "hearts_env/table.py": 1,
     # describe: the per-count table's columns (Smear's sides, undealt cards, bids).
     "hearts_env/describe.py": 1,
     # LowestAgent plays Smear's bids; OpenSpiel's hearts is a Hearts-family game.
