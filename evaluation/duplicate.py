@@ -675,7 +675,7 @@ class Tournament:
             "num_players": self.rules.num_players,
             "deals": n,
             "deals_planned": self.config.rounds * self.tables,
-            "better": "higher" if self.smear else "lower",
+            "better": family(self.rules).better,
             "agents": rows,
             "pairs": pairs,
             "rotations": self.rotations,

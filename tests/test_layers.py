@@ -228,8 +228,6 @@ FAMILY_BRANCHES_LEFT = {
     "benchmarks/same_numbers.py": 1,
     # The tournament counts Smear's contracts and its winning sides.
     "evaluation/duplicate.py": 1,
-    # Smear partners share the learner's seat in training (Hearts' teams do not).
-    "training/rollout.py": 1,
 }
 """Branches on the game family not yet moved into :mod:`hearts_env.families` (module -> how many)."""
 FAMILY_COMPARISON = re.compile(

@@ -53,9 +53,7 @@ class League:
         learner_seat = self.rng.integers(p, size=len(versus))
         self.controller[versus] = opponent[:, None]
         self.controller[versus, learner_seat] = LEARNER
-        if (
-            self.rules.game == "smear" and self.rules.teams
-        ):  # partners share the reward: the learner holds its side
+        if family(self.rules).side_learner and self.rules.teams:  # the learner holds its side
             team_of = np.array(self.rules.team_of)
             mates = team_of[None, :] == team_of[learner_seat][:, None]  # (k, P)
             self.controller[versus] = np.where(mates, LEARNER, self.controller[versus])
