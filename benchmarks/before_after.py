@@ -18,14 +18,12 @@ import argparse
 import json
 import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks.checkouts import ROOT, git, python, worktree
 from evaluation.provenance import run_record
-
-ROOT = Path(__file__).resolve().parent.parent
 
 _RUN = (
     "import sys; sys.path.insert(0, {root!r}); "
@@ -37,8 +35,7 @@ _RUN = (
 def measure(root: Path, preset: str, batch: int, obs: bool, seconds: float) -> float:
     """Decisions per second of ``preset`` on the checkout at ``root``, in a fresh process."""
     code = _RUN.format(root=str(root), preset=preset, batch=batch, obs=obs, seconds=seconds)
-    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
-    return float(done.stdout.strip().splitlines()[-1])
+    return float(python(code, root).strip().splitlines()[-1])
 
 
 def compare(before: Path, presets: list[str], repeats: int, batch: int, obs: bool, seconds: float) -> dict:
@@ -74,18 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="write the runs and medians here")
     args = parser.parse_args(argv)
     command = "python -m benchmarks.before_after " + shlex.join(sys.argv[1:] if argv is None else argv)
-    commit = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", args.before], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    with tempfile.TemporaryDirectory() as folder:
-        before = Path(folder) / "before"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before), commit],
-                       check=True, capture_output=True)  # fmt: skip
-        try:
-            results = compare(before, args.presets, args.repeats, args.batch, not args.no_obs, args.seconds)
-        finally:
-            remove = ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)]
-            subprocess.run(remove, check=False)
+    commit = git("rev-parse", args.before)
+    with tempfile.TemporaryDirectory() as folder, worktree(commit, Path(folder) / "before") as before:
+        results = compare(before, args.presets, args.repeats, args.batch, not args.no_obs, args.seconds)
     if args.json:
         record = {
             "command": command, "runs": [run_record(command)], "before": commit,

@@ -36,11 +36,11 @@ import importlib
 import json
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterable, Mapping
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -204,17 +204,11 @@ _TOURNAMENT = (
 )
 
 
-def _python(code: str, root: Path) -> str:
-    """Run ``code`` in a fresh interpreter in ``root``; its stdout (raises with stderr on failure)."""
-    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
-    if done.returncode:
-        raise RuntimeError(f"the run in {root} failed ({done.returncode}):\n{done.stderr[-4000:]}")
-    return done.stdout
-
-
 def checkout_digests(root: Path, driver: Path, deals: int, seed: int) -> dict[str, str]:
     """The digests of every configuration of the checkout at ``root``."""
-    out = _python(_DIGESTS.format(root=str(root), driver=str(driver), deals=deals, seed=seed), root)
+    from benchmarks.checkouts import python  # this process only: the driver copy imports no project module
+
+    out = python(_DIGESTS.format(root=str(root), driver=str(driver), deals=deals, seed=seed), root)
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -238,7 +232,9 @@ def tournament(root: Path, driver: Path, preset: str, players: int, folder: Path
     argv = ["tournament", "--preset", preset, "--players", str(players), "--agents", f"ppo,{heuristic}",
             "--deals", "200", "--tables", "50", "--seed", str(seed), "--json", str(path),
             "--quiet"]  # fmt: skip
-    _python(_TOURNAMENT.format(root=str(root), driver=str(driver), argv=argv), root)
+    from benchmarks.checkouts import python  # this process only (see checkout_digests)
+
+    python(_TOURNAMENT.format(root=str(root), driver=str(driver), argv=argv), root)
     record = json.loads(path.read_text())
     out = {}
     for key in COMPARED:
@@ -254,12 +250,6 @@ def differences(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str
     return [
         k for k in sorted(set(before) | set(after)) if before.get(k, "(absent)") != after.get(k, "(absent)")
     ]
-
-
-def _git(*args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=True
-    ).stdout.strip()
 
 
 def compare(sides: Mapping[str, Path], driver: Path, folder: Path, args: argparse.Namespace) -> dict:
@@ -319,29 +309,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="write the digests and differences here")
     args = parser.parse_args(argv)
     command = "python -m benchmarks.same_numbers " + shlex.join(sys.argv[1:] if argv is None else argv)
-    commits = {"before": _git("rev-parse", args.base)}
+    from benchmarks.checkouts import git, worktree  # this process only (see checkout_digests)
+
+    commits = {"before": git("rev-parse", args.base)}
     if args.after is not None:
-        commits["after"] = _git("rev-parse", args.after)
-    head = {"head": _git("rev-parse", "HEAD"),
-            "head_dirty": bool(_git("status", "--porcelain", "--untracked-files=no"))}  # fmt: skip
+        commits["after"] = git("rev-parse", args.after)
+    head = {"head": git("rev-parse", "HEAD"),
+            "head_dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}  # fmt: skip
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
         driver = folder / "same_numbers_driver.py"
         shutil.copyfile(__file__, driver)  # the driver of this file, whatever either checkout holds
         sides = {"before": folder / "before", "after": folder / "after" if args.after else ROOT}
-        try:
+        with ExitStack() as checkouts:
             for side, commit in commits.items():
-                add = ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(sides[side]), commit]
-                subprocess.run(add, check=True, capture_output=True)
-            report = compare(sides, driver, folder, args)
-        except RuntimeError as error:  # a side that cannot run at all
-            print(error)
-            report = {"failed": True, "error": str(error)}
-        finally:
-            for side in commits:
-                if sides[side].exists():
-                    remove = ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(sides[side])]
-                    subprocess.run(remove, check=False)
+                checkouts.enter_context(worktree(commit, sides[side]))
+            try:
+                report = compare(sides, driver, folder, args)
+            except RuntimeError as error:  # a side that cannot run at all
+                print(error)
+                report = {"failed": True, "error": str(error)}
     if args.json:
         record = {"command": command, **commits, **({} if args.after else head),
                   "deals": args.deals, "seed": args.seed, **report}  # fmt: skip
