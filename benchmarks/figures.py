@@ -365,12 +365,6 @@ def _paragraph(text: str) -> str:
     return textwrap.fill(text, 96, break_long_words=False, break_on_hyphens=False) + "\n"
 
 
-def _span(values: list[float], digits: int) -> str:
-    """``low–high`` of ``values`` with ``digits`` decimals (one number when they round alike)."""
-    low, high = f"{min(values):.{digits}f}", f"{max(values):.{digits}f}"
-    return low if low == high else f"{low}–{high}"
-
-
 def _throughput_block(name: str, keep: Callable[[dict], bool], targets: bool) -> str:
     """A throughput file as the benchmark printed it: the command, numpy's version and the date,
     the table of the rows ``keep`` selects and, with ``targets``, the target lines of all rows."""
@@ -425,97 +419,6 @@ def throughput_second_reading() -> str:
             f"{signed(100 * row['change'], 1, plus=True)}% |"
         )
     return "\n".join(lines) + f"\n\n(medians of {data['repeats']} alternated runs each, {_date(data)})\n"
-
-
-def step_breakdown() -> str:
-    """README.md: one step of the two-process packed ``vector_env`` taken apart
-    (``results/step_breakdown.json``, beside the benchmark's ``results/throughput_formats.json``)."""
-    from benchmarks.throughput import TARGETS, rows_of
-
-    data = load("step_breakdown.json")
-    shard = next(t["parts_us"] for t in data["tables"] if t["batch"] == 2048)
-    packed = next(s for s in data["shards"] if s["format"] == "packed")
-    steps = data["vector_env"]
-
-    def step(fmt: str, procs: int, pinned: bool = False, player: str = "shard") -> dict[str, Any]:
-        return next(r for r in steps if (r["format"], r["processes"], r["pinned"], r["player"]) == (
-            fmt, procs, pinned, player))  # fmt: skip
-
-    ideal = max(packed["beside_us"])  # two shards side by side, no pipes
-    slower = ideal / packed["alone_us"] - 1
-    cores = "do not slow each other down" if slower < 0.05 else f"slow each other down by {slower:.0%}"
-    spin, pinned, caller = step("packed", 2), step("packed", 2, True), step("packed", 2, player="caller")
-    float32 = [r["decisions_per_s"] / 1e6 for r in steps if r["format"] == "float32" and r["processes"] == 2]
-    packed1 = [r["decisions_per_s"] / 1e6 for r in steps if r["format"] == "packed" and r["processes"] == 1]
-    bench = rows_of(load("throughput_formats.json"))
-    spiel = next(r["decisions_per_second"] for r in bench if r["name"] == "openspiel" and r["observation"])
-    bench_packed = next(
-        r["decisions_per_second"] for r in bench if r["name"] == "vector_env" and r.get("format") == "packed"
-        and r["processes"] == 1 and r.get("player") == "shard"
-    )  # fmt: skip
-    ratio = next(t[3] for t in TARGETS if t[:2] == ("float32", 2))
-    packed_target = next(t[2] for t in TARGETS if t[:2] == ("packed", 1))
-    return _paragraph(
-        'One step of `vector_env(num_envs=4096, num_workers=2, obs_format="packed")` taken apart '
-        f"(`{data['command']}`, {_date(data)}): each shard of 2,048 games spends "
-        f"{shard['engine step+legal+redeal']:.0f} µs in the engine (step, legal cards, redeals), "
-        f"{shard['packed']:.0f} µs packing its observations and {shard['int8 mask']:.0f} µs on the int8 "
-        "mask; "
-        f"a shard's whole step in a process of its own takes {packed['alone_us']:.0f} µs alone and "
-        f"{_span(packed['beside_us'], 0)} µs with a second one running beside it (no pipes), so the two "
-        f"cores {cores}, and a perfect two-process step would be about {ideal:.0f} µs "
-        f"({4096 / ideal:.1f}M/s). The measured step is {spin['us_per_step']:.0f} µs with `step_random` "
-        f"({spin['decisions_per_s'] / 1e6:.2f}M/s; {pinned['us_per_step']:.0f} µs, "
-        f"{pinned['decisions_per_s'] / 1e6:.2f}M/s, with the worker and this process pinned to a core each) "
-        f"and {caller['us_per_step']:.0f} µs when this process draws the cards (`random_bit` for 4,096 "
-        f"games: {data['random_bit_us']:.0f} µs) and checks them. What is left, about "
-        f"{spin['us_per_step'] - ideal:.0f} µs a step, is the pipe round trip, the parent's share of the "
-        "outputs (rewards of the acting seats, the info dict) and the imbalance between the shards. The "
-        f"float32 observation costs {shard['observe float32']:.0f} µs per 2,048 games, which is why its "
-        f"two-process rows stop at {_span(float32, 1)}M/s (target {ratio:g}x OpenSpiel, "
-        f"{ratio * spiel / 1e6:.1f}M/s); packed in one process is {_span(packed1, 1)}M/s in this run and "
-        f"{bench_packed / 1e6:.2f}M/s in the benchmark's (target {packed_target / 1e6:g}M/s)."
-    )
-
-
-def training_rate() -> str:
-    """README.md: training throughput per setting and the per-iteration breakdown
-    (``results/training_rate.json``)."""
-    data = load("training_rate.json")
-    rows, first = data["rows"], data["rows"][0]
-    common = first["command"].removesuffix(" " + first["settings"])
-    lines = [
-        _paragraph(
-            f"Training throughput, rollouts and learning together (`{data['command']}`, {_date(data)}, "
-            f"{data['machine']['cpus']} cores): each row is one run of `{common}` with its settings "
-            "(float32 unless `--precision` says otherwise); trainer seconds exclude the final evaluation."
-        ),
-        f"| settings | decisions | trainer seconds | decisions/s | against `{first['settings']}` |",
-        "|---|---|---|---|---|",
-    ]
-    lines += [
-        f"| `{r['settings']}` | {r['decisions']:,} | {r['seconds']:.1f} | "
-        f"{r['decisions_per_s'] / 1e3:.1f}k | {r['decisions_per_s'] / first['decisions_per_s']:.2f}x |"
-        for r in rows
-    ]
-    parts = data["breakdown"]
-    kept = {p["precision"]: p["iterations"][1:] or p["iterations"] for p in parts["precisions"]}  # 0: warm-up
-
-    def each(key: str) -> str:
-        return " and ".join(f"{_span([i[key] for i in its], 2)} s in {name}" for name, its in kept.items())
-
-    count = len(parts["precisions"][0]["iterations"])
-    which = {1: "iteration 0", 2: "iteration 1"}.get(count, f"iterations 1–{count - 1}")
-    minibatch = ", ".join(f"{p['minibatch_ms']:.1f} ms in {p['precision']}" for p in parts["precisions"])
-    return (
-        "\n".join(lines)
-        + "\n\n"
-        + _paragraph(
-            f"Per iteration (512 games x 256 steps, `{parts['command']}`, {which}): the PPO update "
-            f"{each('update_s')}; the rollout {each('rollout_s')}. One minibatch's forward and backward pass "
-            f"({parts['precisions'][0]['minibatch_rows']:,} rows): {minibatch}."
-        )
-    )
 
 
 FIGURES: dict[str, Callable[[], str]] = {

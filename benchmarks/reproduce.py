@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from agents import parse_spec
+from benchmarks.checkouts import git
 from evaluation.duplicate import Tournament, TournamentConfig
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,10 +108,7 @@ def backfill(path: Path) -> bool:
     saved = json.loads(path.read_text())
     if saved.get("runs"):
         return False
-    log = subprocess.run(
-        ["git", "-C", str(ROOT), "log", "--diff-filter=AM", "-1", "--format=%H %cI", "--", str(path)],
-        capture_output=True, text=True, check=True,
-    ).stdout.split()  # fmt: skip
+    log = git("log", "--diff-filter=AM", "-1", "--format=%H %cI", "--", str(path)).split()
     if len(log) != 2:
         raise ValueError(f"{path} is not in the git history: nothing to rebuild its run from")
     command = command_of(saved["config"], path)
