@@ -21,23 +21,16 @@ and a step receives the decision's position k in that list.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from hearts_env.bits import BIT, U64
 from hearts_env.cards import parse_card
+from hearts_env.core import DecisionPhase
+from hearts_env.phases import BID, DECLARE, MOON_CHOICE, NAME_SUIT
 from hearts_env.rules import Rules
 from hearts_env.state import State
-
-DECLARE, BID, NAME_SUIT, MOON_CHOICE = 3, 4, 5, 6
-"""``State.phase`` codes of the decision phases (0 passing, 1 playing, 2 done)."""
-
-PHASE_NAMES = {0: "passing", 1: "playing", DECLARE: "declare", BID: "bid", NAME_SUIT: "name_suit",
-               MOON_CHOICE: "moon_choice"}  # fmt: skip
-"""The observation's name of each phase code (``done`` has none: no decision is asked)."""
 
 _TEN_OF_DIAMONDS = parse_card("TD")
 
@@ -55,16 +48,6 @@ class DecisionEngine(Protocol):
 
     def end_deal(self, s: State, rows: np.ndarray, forfeit: np.ndarray | None = None) -> None:
         """Score the finished deals of the games ``rows``."""
-
-
-@dataclass(frozen=True)
-class DecisionPhase:
-    """One phase that asks for a named decision: its ``legal`` bits for the games ``rows``
-    and its ``step``, which applies decision ``choice`` (position in ``rules.decisions``)."""
-
-    name: str
-    legal: Callable[[DecisionEngine, State, np.ndarray], np.ndarray]
-    step: Callable[[DecisionEngine, State, np.ndarray, np.ndarray], None]
 
 
 def _bits(engine: DecisionEngine, *names: str) -> np.uint64:

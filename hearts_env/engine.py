@@ -24,9 +24,11 @@ import numpy as np
 from hearts_env import cardsets, scoring, stock
 from hearts_env.bits import BIT, EMPTY, SUIT_MASK, SUIT_OF, U64, ZERO, u64, unpack
 from hearts_env.cards import CLUBS, HEARTS, SPADES, card_name, card_symbol, cards_of, parse_card
-from hearts_env.decisions import BID, DECLARE, MOON_CHOICE, PHASES
+from hearts_env.core import CardEngine, action_bits
+from hearts_env.decisions import PHASES
+from hearts_env.phases import BID, DECLARE, DONE, MOON_CHOICE, PASSING, PLAYING
 from hearts_env.rules import PASS_DIRECTIONS, QUEEN_OF_SPADES, Rules
-from hearts_env.state import DONE, PASSING, PLAYING, State
+from hearts_env.state import State
 
 _LEAD_MASK = np.concatenate([SUIT_MASK, [0]]).astype(U64)
 """The cards of the suit led, by ``lead_suit``; 4 = a joker led and no suit yet: nothing to follow."""
@@ -34,13 +36,6 @@ _JOKERS = u64((1 << 52) | (1 << 53))
 
 
 _ALL = slice(None)
-_ACTION_BIT = np.concatenate([[0], BIT[:54], [0]]).astype(U64)
-
-
-def action_bits(actions: np.ndarray) -> np.ndarray:
-    """The card mask of each action (int64), 0 for an action that names no card (negative, or
-    past the 54 card slots): ``legal & action_bits(a) == 0`` exactly when ``a`` is illegal."""
-    return _ACTION_BIT.take(actions + 1, mode="clip")
 
 
 def _subset(rows: np.ndarray | slice, keep: np.ndarray) -> np.ndarray:
@@ -69,29 +64,22 @@ def _and_not(flag: np.ndarray | bool, condition: np.ndarray) -> np.ndarray:
 _ACE_KING_OF_SPADES = u64((1 << parse_card("AS")) | (1 << parse_card("KS")))
 
 
-class Engine:
+class Engine(CardEngine):
     """Rules compiled into uint64 tables, and the functions that advance a :class:`State`.
 
     ``Engine(rules).new_state(B)`` allocates; :meth:`deal` starts deals; :meth:`legal` gives the
-    acting seats' legal cards; :meth:`step` plays one decision in every game.
+    acting seats' legal cards; :meth:`step` (:class:`~hearts_env.core.CardEngine`'s) plays one
+    decision in every game.
     """
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.num_players = rules.num_players
-        self.hand_size = rules.hand_size
+        super().__init__(rules)
         self.kitty_size = rules.kitty_size
-        self.num_cards = rules.card_slots
-        self.num_actions = rules.card_slots + len(rules.decisions)
         self.decision_phases = {code: PHASES[code] for code in PHASES if PHASES[code].name in rules.phases}
         self.jokers = bool(rules.jokers)
-        self.stock_size = rules.stock_size
         self.two_decks = rules.decks == 2
         # Never in lockstep: Domino Hearts (tricks vary in size) and two decks (the second words).
         self.per_game = bool(self.stock_size) or self.two_decks
-        self.deck_cards = np.array(rules.deck.cards, dtype=np.int64)
-        self._deck_bits = self.deck_cards.astype(U64)  # card indices (< 64) as sort-key low bits
-        self.deck_mask = u64(rules.deck_mask)
         self.penalty = u64(rules.penalty_mask)
         self.moon_mask = u64(rules.moon_mask)
         self.queen = u64(1 << QUEEN_OF_SPADES)
@@ -111,7 +99,6 @@ class Engine:
             "to_lowest",
         )
         self.offsets = np.array([rules.pass_offset(d) for d in PASS_DIRECTIONS], dtype=np.int64)
-        self.next_seat = (np.arange(self.num_players) + 1) % self.num_players
         seats = np.arange(self.num_players)
         # _turn_after_dealer[dealer, seat]: seat's place in turn from the dealer's left (0: eldest).
         self._turn_after_dealer = (seats[None, :] - seats[:, None] - 1) % self.num_players
@@ -165,35 +152,14 @@ class Engine:
             per_game=self.per_game,
         )  # fmt: skip
 
-    def shuffled_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        """Random deals: hand masks (batch, P) and kitty masks (batch,), from ``rng.permuted``;
-        with two decks both words, ``[..., 0]`` and ``[..., 1]`` of hands (batch, P, 2) and
-        kitties (batch, 2) (see :func:`hearts_env.cardsets.stack`).
-
-        Tournaments deal with this (their published results replay it); environments use the
-        faster :meth:`random_hands`."""
-        cards = rng.permuted(np.broadcast_to(self.deck_cards, (batch, len(self.deck_cards))), axis=1)
-        return self._deal_in_order(cards)
-
-    def random_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        """Random deals like :meth:`shuffled_hands`, about twice as fast: each card gets 58 random
-        bits above its 6-bit index and one sort orders the deck (equal keys, the only source of
-        bias, have probability below 1e-14 a deal)."""
-        keys = rng.bit_generator.random_raw((batch, len(self.deck_cards)))
-        keys &= ~U64(63)
-        keys |= self._deck_bits
-        keys.sort(axis=1)
-        return self._deal_in_order((keys & U64(63)).view(np.int64))
-
-    def _deal_in_order(self, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Hands dealt from shuffled decks (batch, cards): hand_size cards a seat, the rest kitty."""
+    def deal_in_order(self, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Hands dealt from shuffled decks (batch, cards): hand_size cards a seat, the rest the
+        kitty (or Domino's stock); with two decks both words of each."""
+        if not self.two_decks:
+            return super().deal_in_order(cards)
         n, h, batch = self.num_players, self.hand_size, len(cards)
-        if self.two_decks:
-            hands = cardsets.of_cards(cards[:, : n * h].reshape(batch, n, h))
-            return cardsets.stack(*hands), cardsets.stack(*cardsets.of_cards(cards[:, n * h :]))
-        hands = np.bitwise_or.reduce(BIT.take(cards[:, : n * h]).reshape(batch, n, h), axis=2)
-        kitty = np.bitwise_or.reduce(BIT.take(cards[:, n * h :]), axis=1, initial=ZERO)
-        return hands, kitty
+        hands = cardsets.of_cards(cards[:, : n * h].reshape(batch, n, h))
+        return cardsets.stack(*hands), cardsets.stack(*cardsets.of_cards(cards[:, n * h :]))
 
     def hands_from_cards(
         self, hands: list[list[int | str]], kitty: list[int | str] | None = None
@@ -243,6 +209,13 @@ class Engine:
             return tuple(cardsets.from_list(cards) for cards in parsed + [kitty_cards])
         return (*(sum(1 << c for c in hand) for hand in parsed), sum(1 << c for c in kitty_cards))
 
+    def undealt_order(
+        self, kitty: list[int | str] | None, stock: list[int | str] | None, undealt: int
+    ) -> np.ndarray | None:
+        """The undealt cards' order for a hand-written deal: Domino Hearts' ``stock`` checked
+        (:meth:`stock_from_cards`); None when none is given (the kitty is a set, not an order)."""
+        return None if stock is None else self.stock_from_cards(stock, undealt)
+
     def stock_from_cards(self, stock: list[int | str], undealt: int) -> np.ndarray:
         """Domino Hearts: a hand-written stock in draw order, checked to hold exactly the
         ``undealt`` cards (a mask); (S,) int64 card indices."""
@@ -282,13 +255,8 @@ class Engine:
         p = self.num_players
         new_game = np.asarray(new_game, bool)
         # A cancelled deal (first_trick_all_penalty="redeal") is dealt again by the same dealer.
-        moves_on = np.where(s.cancelled[rows], 0, 1)
-        s.totals[rows] = np.where(new_game[:, None], 0, s.totals[rows])
+        self.rotate_dealer(s, rows, new_game, dealer)
         s.pool[rows] = np.where(new_game, 0.0, s.pool[rows])
-        s.deal_index[rows] = np.where(new_game, 0, s.deal_index[rows] + moves_on)
-        s.dealer[rows] = np.where(new_game, 0, (s.dealer[rows] + moves_on) % p)
-        if dealer is not None:
-            s.dealer[rows] = dealer
         cycle = np.array([PASS_DIRECTIONS.index(d) for d in self.rules.pass_directions], np.int64)
         direction = cycle[s.deal_index[rows] % len(cycle)] if pass_direction is None else pass_direction
         if self.rules.pass_count == 0:
@@ -415,16 +383,6 @@ class Engine:
             legal = np.where(playing, play, legal)
         return legal
 
-    def legal_decisions(self, s: State) -> np.ndarray:
-        """(B,) uint64: the acting seats' legal decisions other than cards, bit k = decision k
-        of ``rules.decisions`` (0 outside the decision phases)."""
-        out = np.zeros(len(s.phase), U64)
-        for code, phase in self.decision_phases.items():
-            rows = np.flatnonzero(s.phase == code)
-            if len(rows):
-                out[rows] = phase.legal(self, s, rows)
-        return out
-
     def _legal_play(
         self, s: State, hand: np.ndarray, leading: np.ndarray | bool, first_trick: np.ndarray | bool
     ) -> np.ndarray:
@@ -481,11 +439,9 @@ class Engine:
             self._base = np.arange(batch, dtype=np.int64) * self.num_players
         return self._base
 
-    def explain_illegal(self, s: State, game: int, action: int) -> str:
-        """Why ``action`` is illegal for the acting seat of ``game`` (for error messages)."""
+    def _explain(self, s: State, game: int, action: int) -> str:
+        """Why the in-range ``action`` is illegal for the acting seat of ``game``."""
         seat = int(s.current[game])
-        if not 0 <= action < self.num_actions:
-            return f"seat {seat}: action {action} is out of range 0..{self.num_actions - 1}"
         if s.phase[game] > DONE or action >= self.num_cards:
             return self._explain_decision(s, game, action)
         name = card_symbol(action)
@@ -545,19 +501,10 @@ class Engine:
         return f"seat {seat} cannot {verb} {name}: {why} (legal: {allowed})"
 
     # ------------------------------------------------------------------ stepping
-    def step(
-        self, s: State, actions: np.ndarray, check: bool = True, legal: np.ndarray | None = None
-    ) -> np.ndarray:
-        """Play one decision (a card index) in every game not yet DONE; returns the (B,) bool
-        mask of games whose deal ended in this step. With ``check``, illegal actions raise
-        ``ValueError`` and change nothing (``legal``, if given, is :meth:`legal` of ``s``)."""
-        actions = np.asarray(actions, dtype=np.int64)
-        bits = action_bits(actions)
-        if check:
-            bad = self.illegal(s, actions, legal, bits)
-            if bad.any():
-                g = int(np.flatnonzero(bad)[0])
-                raise ValueError(self.explain_illegal(s, g, int(actions[g])))
+    def advance(self, s: State, actions: np.ndarray, bits: np.ndarray) -> np.ndarray:
+        """Play one legal decision in every game not yet DONE (each game acts once, in the
+        phase it was in); returns the (B,) games whose deal ended. The lockstep paths are
+        chosen here, once."""
         if s.lockstep:
             position = int(s.position[0])
             if s.all_playing:
@@ -580,10 +527,7 @@ class Engine:
         playing = np.flatnonzero(s.phase == PLAYING)  # before passing ends: a game acts once
         deciding = np.flatnonzero(s.phase > DONE) if self.decision_phases else ()
         if len(deciding):
-            codes = s.phase[deciding]
-            for code in np.unique(codes).tolist():
-                rows = deciding[codes == code]
-                self.decision_phases[code].step(self, s, rows, actions[rows] - self.num_cards)
+            self.decide(s, deciding, actions)
             ended[deciding] = s.phase[deciding] == DONE
         if len(passing):
             self._step_pass(s, passing, bits[passing], s.current[passing])
@@ -951,9 +895,9 @@ class Engine:
         s.phase[rows] = DONE
         s.lockstep = s.all_playing = False
 
-    def forfeit(self, s: State, rows: np.ndarray) -> None:
-        """End the deal in ``rows``: the acting seat played illegally (``terminate`` option)."""
-        self.end_deal(s, rows, forfeit=s.current[rows])
+    def score_forfeit(self, s: State, rows: np.ndarray, seats: np.ndarray) -> None:
+        """``illegal_action="terminate"``: ``seats`` are charged the deal's maximum penalty."""
+        self.end_deal(s, rows, forfeit=seats)
 
     # ------------------------------------------------------------------ small views
     def played_by(self, s: State) -> np.ndarray:

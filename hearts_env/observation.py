@@ -58,14 +58,12 @@ import numpy as np
 
 from hearts_env import cardsets
 from hearts_env.bits import BIT, U64, ZERO
-from hearts_env.decisions import PHASE_NAMES
-from hearts_env.engine import DONE, Engine, State
+from hearts_env.engine import Engine, State
 from hearts_env.families import family
 from hearts_env.layouts import Layout, Packing
+from hearts_env.phases import DONE, PHASE_CODES, PHASE_NAMES
 from hearts_env.rules import Rules
 
-PHASE_CODES = 7
-"""``State.phase`` codes: passing, playing, done, then the decision phases."""
 POINT_SCALE = 1 / 26
 """Card points are divided by 26 so standard Hearts' Q♠ reads 0.5 in every variant."""
 

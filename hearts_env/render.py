@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hearts_env.cards import SUIT_SYMBOLS, card_symbol, cards_of
-from hearts_env.decisions import PHASE_NAMES
-from hearts_env.engine import DONE, PASSING, PLAYING
 from hearts_env.families import family
+from hearts_env.phases import BID, DISCARD, DONE, NAME_SUIT, PASSING, PHASE_NAMES, PLAYING
 from hearts_env.rules import PASS_DIRECTIONS
 
 if TYPE_CHECKING:
@@ -102,8 +101,6 @@ def hearts_text(table: Table, game: int = 0) -> str:
 
 def smear_text(table: Table, game: int = 0) -> str:
     """A Smear game as text: hands, bids, the pitcher and trumps, the trick, side scores."""
-    from hearts_env.smear import BID, DISCARD, NAME_SUIT
-
     s, rules, g = table.state, table.rules, game
     n = rules.num_players
     code = int(s.phase[g])

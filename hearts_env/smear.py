@@ -32,17 +32,16 @@ The batch API is the same as the Hearts family's (:class:`hearts_env.table.Table
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from hearts_env.bits import BIT, EMPTY, SUIT_MASK, U64, ZERO, unpack
 from hearts_env.cards import card_name, card_symbol, cards_of, parse_card
+from hearts_env.core import BatchState, CardEngine, DecisionPhase, action_bits, next_where
+from hearts_env.phases import BID, DISCARD, DONE, NAME_SUIT, PLAYING
 from hearts_env.rules import SMEAR_CATEGORIES, Rules
 
-PLAYING, DONE, BID, NAME_SUIT, DISCARD = 1, 2, 3, 4, 5
-"""``SmearState.phase`` codes (PLAYING and DONE as in the Hearts engine)."""
-PHASE_NAMES = {PLAYING: "playing", BID: "bid", NAME_SUIT: "name_suit", DISCARD: "discard"}
 NOT_IN_PLAY, NOBODY = -1, -2
 """Category results besides a side index: the card was not in play / nobody scored it (a tie)."""
 
@@ -104,15 +103,14 @@ class TrumpTables:
 
 
 @dataclass
-class SmearState:
-    """Arrays of B Smear games; shapes ``(B,)``, ``(B, P)`` (seats), ``(B, L)`` (trick plays)."""
+class SmearState(BatchState):
+    """Arrays of B Smear games (besides :class:`~hearts_env.core.BatchState`'s: there ``totals``,
+    ``deal_points`` and ``team_points`` are each seat's side's, ``chips`` stay 0 (Smear has no
+    settlement), ``cancelled`` is a throw-in); shapes ``(B,)``, ``(B, P)`` (seats), ``(B, L)``
+    (trick plays)."""
 
-    hands: np.ndarray  # (B, P) uint64
-    held: np.ndarray  # (B, P) uint64: each hand when play began (the cards in play)
-    taken: np.ndarray  # (B, P) uint64: cards won in tricks
     played: np.ndarray  # (B, P) uint64: cards each seat has played this deal
     thrown: np.ndarray  # (B, P) uint64: cards each seat discarded or threw away (private)
-    received: np.ndarray  # (B, P) uint64: cards each seat took from the widow, stock or draws (private)
     trick_cards: np.ndarray  # (B, L) int64: the current trick's cards in play order, EMPTY after
     trick_seats: np.ndarray  # (B, L) int64: who played each
     trick_len: np.ndarray  # (B,) int64
@@ -121,55 +119,18 @@ class SmearState:
     last_winner: np.ndarray  # (B,) int64: who won the previous trick, -1 before
     pending: np.ndarray  # (B, P) bool: seats still to play to the current trick
     turn_left: np.ndarray  # (B,) int64: plays left in the acting seat's turn (nine-card extras)
-    lead_suit: np.ndarray  # (B,) int64: -1 before the lead
-    leader: np.ndarray  # (B,) int64
-    trick_number: np.ndarray  # (B,) int64
-    current: np.ndarray  # (B,) int64
-    phase: np.ndarray  # (B,) int64
-    dealer: np.ndarray  # (B,) int64
-    deal_index: np.ndarray  # (B,) int64
     bids: np.ndarray  # (B, P) int64: -1 not yet, else the decision index of the bid (0 = pass)
     high_bid: np.ndarray  # (B,) int64: the highest bid's value (0 none; the moon: rules.moon_value)
     pitcher: np.ndarray  # (B,) int64: -1 until a bid
     bids_made: np.ndarray  # (B,) int64
     trumps: np.ndarray  # (B,) int64: -1 until named
-    stock: np.ndarray  # (B, S) int64: the undealt cards, the widow first, then the stock in draw order
-    stock_pos: np.ndarray  # (B,) int64: undealt cards already taken or drawn
     queue: np.ndarray  # (B, P) int64: the discard phase's seats in order
     queue_pos: np.ndarray  # (B,) int64
-    totals: np.ndarray  # (B, P) int64: each seat's side's game total
-    deal_points: np.ndarray  # (B, P) int64: each seat's side's points of the last finished deal
-    team_points: np.ndarray  # (B, P) int64: the same (the Hearts family's team view)
     made_points: np.ndarray  # (B, P) int64: each seat's side's category points before set-back
     categories: np.ndarray  # (B, K) int64: each category's side, NOT_IN_PLAY or NOBODY
     made: np.ndarray  # (B,) bool: the pitching side made its bid (last finished deal)
-    chips: np.ndarray  # (B, P) float64: always 0 (no settlement)
-    game_over: np.ndarray  # (B,) bool
     winner: np.ndarray  # (B,) int64: the side that won the game, -1 if none (yet)
-    moon_shooter: np.ndarray  # (B,) int64: the pitcher of a made moon bid, -1 otherwise
-    cancelled: np.ndarray  # (B,) bool: thrown in (everybody passed)
-    lockstep: bool = False
-    per_game: bool = True
-
-    def array_fields(self) -> list[str]:
-        """Names of the array fields."""
-        return [f.name for f in fields(self) if f.name not in ("lockstep", "per_game")]
-
-    def copy(self) -> SmearState:
-        """A deep copy."""
-        return SmearState(**{name: getattr(self, name).copy() for name in self.array_fields()})
-
-    def take(self, rows: np.ndarray) -> SmearState:
-        """The games at ``rows`` as a new state."""
-        return SmearState(**{name: getattr(self, name)[rows].copy() for name in self.array_fields()})
-
-    def put(self, rows: np.ndarray, other: SmearState) -> None:
-        """Overwrite the games at ``rows`` with ``other``'s."""
-        for name in self.array_fields():
-            getattr(self, name)[rows] = getattr(other, name)
-
-    def sync(self) -> None:
-        """Nothing to recompute: Smear games never run in lockstep."""
+    per_game: bool = field(default=True, kw_only=True)  # Smear games never run in lockstep
 
 
 def _lowest_bit(masks: np.ndarray) -> np.ndarray:
@@ -186,30 +147,17 @@ def _highest_bit(masks: np.ndarray) -> np.ndarray:
     return np.where(masks == ZERO, EMPTY, np.bitwise_count(m).astype(np.int64) - 1)
 
 
-class SmearEngine:
-    """Smear rules compiled into tables, and the functions that advance a :class:`SmearState`."""
-
-    two_decks = False
-    cancels_deals = False  # a thrown-in deal ends its episode (there were bids); see end_deal
+class SmearEngine(CardEngine):
+    """Smear rules compiled into tables, and the functions that advance a :class:`SmearState`
+    (a thrown-in deal ends its episode, there were bids: it is not a cancelled deal dealt again
+    at once, see :meth:`end_deal`)."""
 
     def __init__(self, rules: Rules) -> None:
-        if rules.game != "smear":
-            raise ValueError(f"SmearEngine needs game='smear' rules, got {rules.game!r}")
-        self.rules = rules
-        p = self.num_players = rules.num_players
-        self.hand_size = rules.hand_size
-        self.kitty_size = 0
-        self.num_cards = rules.card_slots
-        self.num_actions = len(rules.action_names)
-        self.stock_size = rules.stock_size
+        super().__init__(rules)
+        p = self.num_players
         self.widow_size = rules.widow or 0
         self.keep = rules.keep
-        self.decision_phases = {
-            code: PHASE_NAMES[code] for code in (BID, NAME_SUIT) if PHASE_NAMES[code] in rules.phases
-        }
-        self.deck_cards = np.array(rules.deck.cards, dtype=np.int64)
-        self._deck_bits = self.deck_cards.astype(U64)
-        self.deck_mask = U64(rules.deck_mask)
+        self.decision_phases = {code: phase for code, phase in _PHASES.items() if phase.name in rules.phases}
         self.tables = TrumpTables(rules)
         decisions = rules.decisions
         self.moon_value = rules.moon_value
@@ -225,7 +173,6 @@ class SmearEngine:
         self.team_of = np.array(rules.team_of, np.int64)
         self.num_teams = rules.num_teams
         self.team_seats = [np.flatnonzero(self.team_of == t) for t in range(self.num_teams)]
-        self.next_seat = (np.arange(p) + 1) % p
         self.categories_names = rules.categories
         self.category_values = np.array([SMEAR_CATEGORIES[c] for c in rules.categories], np.int64)
         self.nine_card = rules.smear_deal == "nine_card"
@@ -256,26 +203,6 @@ class SmearEngine:
             made=z(dtype=bool), chips=z(p, dtype=np.float64), game_over=np.ones(batch, bool),
             winner=z() - 1, moon_shooter=z() - 1, cancelled=z(dtype=bool),
         )  # fmt: skip
-
-    def random_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        """Random deals: hand masks (batch, P) and the undealt cards' masks (batch,) (their
-        order, the widow first, comes from :func:`hearts_env.stock.stock_order`)."""
-        keys = rng.bit_generator.random_raw((batch, len(self.deck_cards)))
-        keys &= ~U64(63)
-        keys |= self._deck_bits
-        keys.sort(axis=1)
-        return self._deal_in_order((keys & U64(63)).view(np.int64))
-
-    def shuffled_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        """Random deals from ``rng.permuted`` (what tournaments publish and replay)."""
-        cards = rng.permuted(np.broadcast_to(self.deck_cards, (batch, len(self.deck_cards))), axis=1)
-        return self._deal_in_order(cards)
-
-    def _deal_in_order(self, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        n, h, batch = self.num_players, self.hand_size, len(cards)
-        hands = np.bitwise_or.reduce(BIT.take(cards[:, : n * h]).reshape(batch, n, h), axis=2)
-        undealt = np.bitwise_or.reduce(BIT.take(cards[:, n * h :]), axis=1, initial=ZERO)
-        return hands, undealt
 
     def hands_from_cards(
         self, hands: list[list[int | str]], widow: list[int | str] | None = None
@@ -338,12 +265,6 @@ class SmearEngine:
         order[: len(given)] = given
         return order
 
-    def stock_from_cards(self, stock: list[int | str], undealt: int) -> np.ndarray:
-        """A hand-written stock (the undealt cards in order, the widow first), checked."""
-        order = self.undealt_order(None, stock, undealt)
-        assert order is not None
-        return order
-
     def deal(
         self,
         state: SmearState,
@@ -359,13 +280,7 @@ class SmearEngine:
         cards in order (the widow first; ``kitty`` is ignored). New games start at 0 with dealer
         0; others move to the next deal and dealer (a thrown-in deal: the same dealer)."""
         s, p = state, self.num_players
-        new_game = np.asarray(new_game, bool)
-        moves_on = np.where(s.cancelled[rows], 0, 1)
-        s.totals[rows] = np.where(new_game[:, None], 0, s.totals[rows])
-        s.deal_index[rows] = np.where(new_game, 0, s.deal_index[rows] + moves_on)
-        s.dealer[rows] = np.where(new_game, 0, (s.dealer[rows] + moves_on) % p)
-        if dealer is not None:
-            s.dealer[rows] = dealer
+        self.rotate_dealer(s, rows, np.asarray(new_game, bool), dealer)
         if self.stock_size:
             if stock_cards is None:
                 raise ValueError("a Smear deal with undealt cards needs their order (stock_cards)")
@@ -444,41 +359,45 @@ class SmearEngine:
             lead_cards = np.where(first & (no_joker != ZERO), no_joker, lead_cards)
         return np.where(leading, lead_cards, follow)
 
-    def legal_decisions(self, s: SmearState) -> np.ndarray:
-        """(B,) uint64: legal bids (above the highest; the dealer forced after all passed) or
-        the four suits to name; bit k = ``rules.decisions[k]``."""
-        out = np.zeros(len(s.phase), U64)
-        bidding = np.flatnonzero(s.phase == BID)
-        if len(bidding):
-            high = s.high_bid[bidding]
-            above = (self.bid_value[None, :-1] > high[:, None]) & (self.bid_value[None, :-1] > 0)
-            bits = np.bitwise_or.reduce(np.where(above, BIT[: len(self.bid_value) - 1], ZERO), axis=1)
-            bits |= BIT[self.pass_index]
-            if self.rules.dealer_must_bid:
-                forced = (s.current[bidding] == s.dealer[bidding]) & (s.pitcher[bidding] < 0)
-                bits = np.where(forced, BIT[self.forced_bid], bits)
-            out[bidding] = bits
-        naming = np.flatnonzero(s.phase == NAME_SUIT)
-        if len(naming):
-            out[naming] = U64(0b1111 << self.suit_index)
-        return out
+    def legal_bids(self, s: SmearState, rows: np.ndarray) -> np.ndarray:
+        """(k,) uint64: the legal bids of the games ``rows`` (the ``bid`` phase): above the
+        highest so far, or pass; the dealer forced to bid after all passed."""
+        high = s.high_bid[rows]
+        above = (self.bid_value[None, :-1] > high[:, None]) & (self.bid_value[None, :-1] > 0)
+        bits = np.bitwise_or.reduce(np.where(above, BIT[: len(self.bid_value) - 1], ZERO), axis=1)
+        bits |= BIT[self.pass_index]
+        if self.rules.dealer_must_bid:
+            forced = (s.current[rows] == s.dealer[rows]) & (s.pitcher[rows] < 0)
+            bits = np.where(forced, BIT[self.forced_bid], bits)
+        return bits
 
-    def illegal(self, s: SmearState, actions: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
-        """(B,) bool: actions not legal for the acting seats (finished games never flagged)."""
+    def legal_trumps(self, s: SmearState, rows: np.ndarray) -> np.ndarray:
+        """(k,) uint64: the four suits the pitcher may name (the ``name_suit`` phase)."""
+        return np.full(len(rows), U64(0b1111 << self.suit_index))
+
+    def illegal(
+        self,
+        s: SmearState,
+        actions: np.ndarray,
+        legal: np.ndarray | None = None,
+        bits: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """(B,) bool: actions not legal for the acting seats (finished games never flagged).
+        ``legal`` / ``bits``: :meth:`legal` of ``s`` and :func:`~hearts_env.core.action_bits` of
+        ``actions``, if already known."""
         legal = self.legal(s) if legal is None else legal
+        bits = action_bits(actions) if bits is None else bits
         cards = (actions >= 0) & (actions < self.num_cards)
-        card_ok = cards & ((legal & BIT.take(np.where(cards, actions, EMPTY))) != ZERO)
+        card_ok = cards & ((legal & bits) != ZERO)
         choice = actions - self.num_cards
         inside = (choice >= 0) & (choice < len(self.rules.decisions))
         decision_ok = inside & ((self.legal_decisions(s) & BIT.take(np.where(inside, choice, EMPTY))) != ZERO)
         deciding = (s.phase == BID) | (s.phase == NAME_SUIT)
         return (s.phase != DONE) & ~np.where(deciding, decision_ok, card_ok)
 
-    def explain_illegal(self, s: SmearState, game: int, action: int) -> str:
-        """Why ``action`` is illegal for the acting seat of ``game`` (for error messages)."""
+    def _explain(self, s: SmearState, game: int, action: int) -> str:
+        """Why the in-range ``action`` is illegal for the acting seat of ``game``."""
         seat, phase, names = int(s.current[game]), int(s.phase[game]), self.rules.action_names
-        if not 0 <= action < self.num_actions:
-            return f"seat {seat}: action {action} is out of range 0..{self.num_actions - 1}"
         name = names[action] if action >= self.num_cards else card_symbol(action)
         if phase == DONE:
             return f"the deal is over; no seat can choose {name}"
@@ -537,22 +456,16 @@ class SmearEngine:
         )
 
     # ------------------------------------------------------------------ stepping
-    def step(
-        self, s: SmearState, actions: np.ndarray, check: bool = True, legal: np.ndarray | None = None
-    ) -> np.ndarray:
-        """One decision in every game not DONE; returns the (B,) games whose deal ended.
-        With ``check``, illegal actions raise ``ValueError`` and change nothing."""
-        actions = np.asarray(actions, dtype=np.int64)
-        if check:
-            bad = self.illegal(s, actions, legal)
-            if bad.any():
-                g = int(np.flatnonzero(bad)[0])
-                raise ValueError(self.explain_illegal(s, g, int(actions[g])))
+    def advance(self, s: SmearState, actions: np.ndarray, bits: np.ndarray) -> np.ndarray:
+        """One legal decision in every game not DONE (each game acts in the phase it was in);
+        returns the (B,) games whose deal ended."""
         ended = np.zeros(len(actions), bool)
         phase = s.phase.copy()
         live = np.flatnonzero(phase != DONE)
-        for code, step in ((BID, self._bid), (NAME_SUIT, self._name_suit), (DISCARD, self._discard),
-                           (PLAYING, self._play)):  # fmt: skip
+        deciding = live[(phase[live] == BID) | (phase[live] == NAME_SUIT)]
+        if len(deciding):
+            self.decide(s, deciding, actions)
+        for code, step in ((DISCARD, self._discard), (PLAYING, self._play)):
             rows = live[phase[live] == code]
             if len(rows):
                 step(s, rows, actions[rows])
@@ -560,10 +473,9 @@ class SmearEngine:
         return ended
 
     # ---- bids and trumps
-    def _bid(self, s: SmearState, rows: np.ndarray, actions: np.ndarray) -> None:
-        """One bid (or pass) each; after the dealer's turn the pitcher names trumps (or, the
-        deal thrown in, the deal ends)."""
-        choice = actions - self.num_cards
+    def bid(self, s: SmearState, rows: np.ndarray, choice: np.ndarray) -> None:
+        """One bid (or pass) each, ``choice`` its position in ``rules.decisions``; after the
+        dealer's turn the pitcher names trumps (or, the deal thrown in, the deal ends)."""
         value = self.bid_value.take(choice)
         seat = s.current[rows]
         s.bids[rows, seat] = choice
@@ -589,8 +501,9 @@ class SmearEngine:
         else:
             self._after_trumps(s, won)
 
-    def _name_suit(self, s: SmearState, rows: np.ndarray, actions: np.ndarray) -> None:
-        s.trumps[rows] = actions - self.num_cards - self.suit_index
+    def name_trumps(self, s: SmearState, rows: np.ndarray, choice: np.ndarray) -> None:
+        """The pitcher names trumps (``choice``: the position of ``suit:X`` in ``rules.decisions``)."""
+        s.trumps[rows] = choice - self.suit_index
         self._after_trumps(s, rows)
 
     def _give(self, s: SmearState, rows: np.ndarray, seat: np.ndarray, count: int | np.ndarray) -> None:
@@ -687,10 +600,7 @@ class SmearEngine:
 
     def _next_in(self, s: SmearState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
         """The first seat clockwise from ``seat`` (itself first) still in the deal."""
-        p = self.num_players
-        order = (seat[:, None] + np.arange(p)[None, :]) % p
-        holding = np.take_along_axis(self.players_in(s, rows), order, axis=1)
-        return order[np.arange(len(rows)), np.argmax(holding, axis=1)]
+        return next_where(self.players_in(s, rows), seat, first=0)
 
     def _lead(self, s: SmearState, rows: np.ndarray, leader: np.ndarray) -> None:
         s.leader[rows] = leader
@@ -736,10 +646,7 @@ class SmearEngine:
         more = s.pending[finished].any(axis=1)
         moving = finished[more]
         if len(moving):
-            p = self.num_players
-            order = (s.current[moving][:, None] + 1 + np.arange(p)[None, :]) % p
-            waiting = np.take_along_axis(s.pending[moving], order, axis=1)
-            s.current[moving] = order[np.arange(len(moving)), np.argmax(waiting, axis=1)]
+            s.current[moving] = next_where(s.pending[moving], s.current[moving])
             self._start_turn(s, moving)
         over = finished[~more]
         if len(over):
@@ -899,10 +806,10 @@ class SmearEngine:
         s.game_over[rows] = False
         s.phase[rows] = DONE
 
-    def forfeit(self, s: SmearState, rows: np.ndarray) -> None:
+    def score_forfeit(self, s: SmearState, rows: np.ndarray, seats: np.ndarray) -> None:
         """``illegal_action="terminate"``: the offender's side is set back by every point of
         the game (``smear_points``), the others score 0, the deal ends."""
-        offender = self.team_of.take(s.current[rows])
+        offender = self.team_of.take(seats)
         points = np.where(self.team_of[None, :] == offender[:, None], -self.rules.smear_points, 0)
         s.deal_points[rows] = points
         s.team_points[rows] = points
@@ -914,3 +821,10 @@ class SmearEngine:
     def played_by(self, s: SmearState) -> np.ndarray:
         """(B, P) uint64: the cards each seat has played this deal."""
         return s.played
+
+
+_PHASES = {
+    BID: DecisionPhase("bid", SmearEngine.legal_bids, SmearEngine.bid),
+    NAME_SUIT: DecisionPhase("name_suit", SmearEngine.legal_trumps, SmearEngine.name_trumps),
+}
+"""Smear's decision phases by phase code (the discards are cards: the ``discard`` phase)."""

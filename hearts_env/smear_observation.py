@@ -44,8 +44,9 @@ import numpy as np
 
 from hearts_env.bits import BIT, ZERO, unpack
 from hearts_env.layouts import Layout, Packing
+from hearts_env.phases import DONE, PHASE_NAMES
 from hearts_env.rules import Rules
-from hearts_env.smear import DONE, PHASE_NAMES, SmearEngine, SmearState, game_points_of
+from hearts_env.smear import SmearEngine, SmearState, game_points_of
 
 GAME_POINTS_SCALE = 1 / 80
 """Every "game" card point in the deck (A 4, K 3, Q 2, J 1, 10 10 in four suits) is 80."""

@@ -15,8 +15,9 @@ import numpy as np
 from hearts_env import cardsets, stock
 from hearts_env.bits import BIT, U64, unpack
 from hearts_env.cards import NUM_CARDS, card_name
-from hearts_env.engine import DONE, State
+from hearts_env.core import BatchState, CardEngine
 from hearts_env.families import family
+from hearts_env.phases import DONE
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
 REWARDS = ("points", "zero_sum", "team", "chips", "settlement")
@@ -30,7 +31,7 @@ def default_reward(rules: Rules) -> str:
     return "team" if rules.teams or rules.bidding == "slam" else "points"
 
 
-def make_engine(rules: Rules) -> tuple[Any, Any]:
+def make_engine(rules: Rules) -> tuple[CardEngine, Any]:
     """The engine and the observation builder for ``rules``: the one place where the game
     family (``rules.game``) chooses its mechanisms."""
     return family(rules).build(rules)
@@ -111,7 +112,7 @@ class Table:
         self.reward = reward
         self.engine, self.observer = make_engine(rules)
         self.num_games = int(num_games)
-        self.state: State = self.engine.new_state(self.num_games)
+        self.state: BatchState = self.engine.new_state(self.num_games)
         self.rng = np.random.default_rng()
         self._rows = np.arange(self.num_games)
         self._legal: np.ndarray | None = None  # legal cards of the current state, once computed
@@ -177,16 +178,11 @@ class Table:
             given_stock = options.get("stock")
             if given_stock is not None and not _is_sequence(given_stock):
                 raise TypeError(f"stock must be a list of cards in draw order, got {given_stock!r}")
-            if self.rules.game == "smear":
-                order = self.engine.undealt_order(
-                    None if kitty is None else list(kitty),
-                    None if given_stock is None else list(given_stock),
-                    masks[-1],
-                )
-            elif options.get("stock") is not None:
-                if not _is_sequence(options["stock"]):
-                    raise TypeError(f"stock must be a list of cards in draw order, got {options['stock']!r}")
-                order = self.engine.stock_from_cards(list(options["stock"]), masks[-1])
+            order = self.engine.undealt_order(
+                None if kitty is None else list(kitty),
+                None if given_stock is None else list(given_stock),
+                masks[-1],
+            )
         return ResetPlan(
             None if seed is None else int(seed),
             None if dealer is None else int(dealer),
@@ -442,7 +438,8 @@ class Table:
         points = s.deal_points[rows].astype(np.float64)
         if family(self.rules).better == "higher":  # Smear: the side's points are good
             if self.reward == "zero_sum":
-                sides = points[:, [seats[0] for seats in self.engine.team_seats]]  # (k, T)
+                team_of = list(self.rules.team_of)
+                sides = points[:, [team_of.index(t) for t in range(self.rules.num_teams)]]  # (k, T)
                 others = (sides.sum(axis=1, keepdims=True) - sides) / max(self.rules.num_teams - 1, 1)
                 return (sides - others)[:, list(self.rules.team_of)]
             return points

@@ -189,8 +189,8 @@ def circle(graph: dict[str, set[str]], group: list[str]) -> list[str]:
 
 def test_the_import_graph_sees_every_kind_of_import() -> None:
     graph, with_types = import_graph(), import_graph(type_imports=True)
-    assert {"hearts_env.engine", "hearts_env.rules"} <= graph["hearts_env.table"]  # top level
-    assert "hearts_env.smear" in graph["hearts_env.render"]  # inside a function
+    assert {"hearts_env.core", "hearts_env.rules"} <= graph["hearts_env.table"]  # top level
+    assert "training.ray_rollout" in graph["training.ppo"]  # inside a function
     assert "hearts_env.table" in with_types["hearts_env.render"] - graph["hearts_env.render"]  # types only
     assert {"hearts_env.formats", "hearts_env.presets"} <= graph["agents.base"]  # another package
 
@@ -210,11 +210,6 @@ FAMILY_REGISTRY = {"hearts_env/families.py", "hearts_env/rules.py"}
 """Where a family name may be compared: the registry, and the rules (``GAMES`` and their checks).
 A preset named ``hearts`` is not a family (``preset != "hearts"``)."""
 FAMILY_BRANCHES_LEFT = {
-    # The Smear engine checks that it was given Smear rules.
-    "hearts_env/smear.py": 1,
-    # Table: a fixed deal's undealt cards are Smear's widow and stock in one engine call (an
-    # engine method for both families would make it a call).
-    "hearts_env/table.py": 1,
     # describe: the per-count table's columns (Smear's sides, undealt cards, bids).
     "hearts_env/describe.py": 1,
     # LowestAgent plays Smear's bids; OpenSpiel's hearts is a Hearts-family game.

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import hearts_env
+from hearts_env.phases import PHASE_NAMES
 from hearts_env.presets import make_rules
-from hearts_env.smear import PHASE_NAMES
 from hearts_env.table import Table
 from tests.smear_scripts import SCRIPTS, SmearScript
 
