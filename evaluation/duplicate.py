@@ -48,17 +48,20 @@ Resuming: the JSON file is rewritten after every round and holds everything need
 the same command again and it continues where it stopped (a different configuration refuses).
 A file that is not such a record (empty, truncated, not JSON, edited by hand into an inconsistent
 state) is refused with one ``ValueError`` naming it and what is wrong.
+
+This module runs a tournament (:class:`TournamentConfig`, :class:`Tournament`, and
+:class:`RoundPlayer`, which plays its rounds); the seating and its rotations are in
+:mod:`evaluation.seating`, the resumable record in :mod:`evaluation.record`, the report's sections
+and its text, CSV and chart in :mod:`evaluation.report`, and the progress bar in
+:mod:`evaluation.progress`. Their public names are importable from here too.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -67,15 +70,42 @@ import numpy as np
 from agents import Agent, family_defaults, from_spec, parse_spec, refusal
 from agents.base import random_legal
 from evaluation.flags import non_negative_int, positive_int
+from evaluation.progress import bar_text, progress_bar, short_name
 from evaluation.provenance import run_record
+from evaluation.record import RecordShape, empty_record, load_record, save_record
+from evaluation.report import (
+    Z95,
+    agent_summary,
+    contract_summary,
+    format_report,
+    slam_summary,
+    team_summary,
+    write_csv,
+    write_png,
+)
+from evaluation.seating import rotation_offsets, rotations, seating, team_positions
 from hearts_env.families import family
 from hearts_env.presets import make_rules
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 from hearts_env.stock import stock_order
 from hearts_env.table import Table
 
-Z95 = 1.959964
-"""Normal quantile of a two-sided 95% interval."""
+__all__ = [
+    "Z95",
+    "RoundPlayer",
+    "Tournament",
+    "TournamentConfig",
+    "format_report",
+    "merge_rounds",
+    "progress_bar",
+    "rotation_offsets",
+    "rotations",
+    "seating",
+    "short_name",
+    "team_positions",
+    "write_csv",
+    "write_png",
+]
 
 
 @dataclass
@@ -152,61 +182,6 @@ class TournamentConfig:
         return math.ceil(self.deals / self.rounds)
 
 
-def seating(specs: Sequence[str], num_players: int) -> list[str]:
-    """Specs repeated in order to fill ``num_players`` seats."""
-    if not specs:
-        raise ValueError("a tournament needs at least one agent")
-    if len(specs) > num_players:
-        raise ValueError(f"{len(specs)} agents do not fit {num_players} seats; use --players or fewer agents")
-    return [specs[seat % len(specs)] for seat in range(num_players)]
-
-
-def rotations(seats: Sequence[str]) -> list[list[str]]:
-    """The distinct cyclic rotations of a seating: rotation r seats ``seats[(j + r) % P]`` at seat j."""
-    return [[seats[(j + r) % len(seats)] for j in range(len(seats))] for r in rotation_offsets(seats)]
-
-
-def rotation_offsets(seats: Sequence[str]) -> list[int]:
-    """The offsets r of :func:`rotations` (the first r giving each distinct seating)."""
-    out: list[int] = []
-    seen: list[list[str]] = []
-    for r in range(len(seats)):
-        rotated = [seats[(j + r) % len(seats)] for j in range(len(seats))]
-        if rotated not in seen:
-            seen.append(rotated)
-            out.append(r)
-    return out
-
-
-def team_positions(teams: Sequence[Sequence[int]], offsets: Sequence[int], num_players: int) -> np.ndarray:
-    """(R, P): the team (index into ``teams``, as the seating positions form them) that sits at
-    each seat in each rotation. A cyclic rotation moves positions (0, 2) and (1, 3) onto each
-    other, so partners stay partners; a team layout that a rotation would split raises."""
-    team_of = {seat: t for t, team in enumerate(teams) for seat in team}
-    out = np.zeros((len(offsets), num_players), np.int64)
-    for i, r in enumerate(offsets):
-        out[i] = [team_of[(seat + r) % num_players] for seat in range(num_players)]
-        for team in teams:
-            if len({int(out[i, seat]) for seat in team}) > 1:
-                raise ValueError(
-                    f"teams {[list(x) for x in teams]}: rotating the seating by {r} splits the "
-                    f"partnership {list(team)}; duplicate tournaments need teams that cyclic "
-                    "rotations keep together (partners opposite)"
-                )
-    return out
-
-
-def short_name(spec: str) -> str:
-    """An agent spec for display: ``ppo:checkpoint=runs/demo/policy.pt`` -> ``ppo (runs/demo)``
-    (a checkpoint by its folder), other specs as they are."""
-    name, _, rest = spec.partition(":")
-    params = dict(part.partition("=")[::2] for part in rest.split(":")) if rest else {}
-    if "checkpoint" in params:
-        folder = Path(params["checkpoint"]).parent
-        return f"{name} ({folder.name or params['checkpoint']})"
-    return spec
-
-
 class Tournament:
     """Runs a :class:`TournamentConfig`, saving to ``json_path`` after each round if given.
     ``labels``: display names of agent specs for the progress bar (default :func:`short_name`)."""
@@ -253,223 +228,47 @@ class Tournament:
         self.team_names = ["+".join(seats[i] for i in team) for team in self.teams]
         self.team_at = team_positions(self.rules.teams, offsets, p) if self.teams else None
         self.slam = self.rules.bidding == "slam"
-        self.smear = self.rules.game == "smear"
         # Stream s plays the tables stream_tables[s] (contiguous), on its own agents' generator.
         self.stream_tables = [
             range(int(part[0]), int(part[-1]) + 1)
             for part in np.array_split(np.arange(self.tables), min(config.streams, self.tables))
         ]
         self.table = Table(self.rules, self.batch)
-        self.record = self._load() or self._empty_record()
-
-    # ------------------------------------------------------------------ records
-    COUNTERS = ("seat_deals", "games", "wins", "moons_shot", "moons_allowed", "illegal")
-    """Per-agent counters of the record (``wins`` is fractional: shared between tied winners)."""
-
-    TEAM_COUNTERS = ("games", "wins")
-    """Per-team counters (fixed teams)."""
-    SLAM_COUNTERS = ("bids", "paired", "paired_points")
-    """Per-agent counters of Partnership C's slam pairs (``paired_points``: their sum)."""
-
-    def _empty_record(self) -> dict[str, Any]:
-        record: dict[str, Any] = {
-            "rounds_done": 0,
-            "elapsed_s": 0.0,
-            "per_deal": [],
-            "counters": {name: {c: 0 for c in self.COUNTERS} for name in self.names},
-            "table_state": None,
-        }
-        # Only tournaments with teams have these entries: older records load unchanged.
-        if self.teams:
-            record["team_per_deal"] = []
-            record["team_counters"] = [{c: 0 for c in self.TEAM_COUNTERS} for _ in self.teams]
-        if self.slam:
-            record["slam_counters"] = {name: {c: 0 for c in self.SLAM_COUNTERS} for name in self.names}
-        if self.smear:  # contracts by bid level: {agent: {"pitched": {level: n}, "made": {level: n}}}
-            record["smear_counters"] = {name: {"pitched": {}, "made": {}} for name in self.names}
-        return record
-
-    def _load(self) -> dict[str, Any] | None:
-        if self.json_path is None or not self.json_path.exists():
-            return None
-        path = self.json_path
-
-        def refuse(why: str) -> ValueError:
-            return ValueError(
-                f"{path} is not a usable tournament record: {why}; delete it (or choose another --json) "
-                "to start this tournament afresh"
-            )
-
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise refuse("it is not text") from None
-        if not text.strip():
-            raise refuse("it is empty")
-        try:
-            saved = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise refuse(f"it is not valid JSON (truncated or edited? {error})") from None
-        if not isinstance(saved, dict) or "config" not in saved or "progress" not in saved:
-            raise refuse("it has no 'config' and 'progress' entries (not written by a tournament)")
-        if not self._same_tournament(saved):
-            raise ValueError(
-                f"{path} holds a different tournament ({saved['config']}); "
-                "delete it or choose another --json to start this one"
-            )
-        try:
-            self._check_record(saved["progress"])
-        except (TypeError, ValueError) as error:
-            raise refuse(f"its progress is inconsistent: {error}") from None
-        runs = saved.get("runs", [])
-        self.runs = list(runs) if isinstance(runs, list) else []
-        return saved["progress"]
-
-    def _same_tournament(self, saved: dict[str, Any]) -> bool:
-        """Whether the file's tournament is this one: the same configuration, or one that names
-        the same rules another way (``--players 4`` where the preset's default is 4, an option
-        set to its preset's value) with the same agents, deals, tables, seed and streams."""
-        mine = self.config.record()
-        if saved["config"] == mine:
-            return True
-        if not isinstance(saved["config"], dict):
-            return False
-        rest = ("preset", "num_players", "options")
-        same_play = {k: v for k, v in saved["config"].items() if k not in rest} == {
-            k: v for k, v in mine.items() if k not in rest
-        }
-        rules = json.loads(json.dumps(self.rules.describe()))
-        return same_play and saved["config"].get("preset") == mine["preset"] and saved.get("rules") == rules
+        reported = self.table.game_info(np.arange(0))  # the infos the engine gives at a deal's end
+        self.contracts = "pitcher" in reported
+        """Whether deals are played for a contract (the engine names the pitcher, his bid and
+        whether he made it): the report counts them by bid level."""
+        self.named_winner = "winner" in reported
+        """Whether the engine names the side that wins a game (otherwise the lowest total wins)."""
+        levels = self.table.engine.bid_value.tolist() if self.contracts else None
+        self.shape = RecordShape(
+            names=self.names,
+            seats_held=[int((self.agent_of == a).sum()) for a in range(len(self.names))],
+            team_names=self.team_names,
+            rounds=config.rounds,
+            tables=self.tables,
+            batch=self.batch,
+            num_players=p,
+            slam=self.slam,
+            bid_levels=None if levels is None else frozenset(str(v) for v in levels if v > 0),
+        )
+        """What the record holds (:mod:`evaluation.record`)."""
+        saved = None
+        if self.json_path is not None:
+            saved = load_record(self.json_path, self.shape, config.record(), self.rules.describe())
+        if saved is not None:
+            self.record, self.runs = saved
+        else:
+            self.record = empty_record(self.shape)
 
     @property
     def complete(self) -> bool:
         """Whether every round has been played (a run then plays nothing and reports the record)."""
         return self.record["rounds_done"] >= self.config.rounds
 
-    def _check_record(self, record: Any) -> None:
-        """``ValueError`` saying what is wrong when ``record`` is not progress this tournament
-        could have written (consistent counts, right shapes, finite non-negative numbers)."""
-        if not isinstance(record, dict) or set(record) != set(self._empty_record()):
-            keys = sorted(record) if isinstance(record, dict) else type(record).__name__
-            raise ValueError(f"expected the entries {sorted(self._empty_record())}, got {keys}")
-        rounds, tables, agents = self.config.rounds, self.tables, len(self.names)
-        done = record["rounds_done"]
-        if isinstance(done, bool) or not isinstance(done, int) or not 0 <= done <= rounds:
-            raise ValueError(f"rounds_done must be an int from 0 to {rounds}, got {done!r}")
-        if not _is_number(record["elapsed_s"]):
-            raise ValueError(f"elapsed_s must be a non-negative number, got {record['elapsed_s']!r}")
-        per_deal = record["per_deal"]
-        if not isinstance(per_deal, list) or len(per_deal) != done * tables:
-            got = len(per_deal) if isinstance(per_deal, list) else type(per_deal).__name__
-            raise ValueError(f"per_deal must hold rounds_done x tables = {done * tables} rows, got {got}")
-        for i, row in enumerate(per_deal):
-            if (
-                not isinstance(row, list)
-                or len(row) != agents
-                or not all(_is_number(x, negative=True) for x in row)
-            ):
-                raise ValueError(f"per_deal row {i} must be {agents} finite numbers, got {row!r}")
-        counters = record["counters"]
-        if not isinstance(counters, dict) or set(counters) != set(self.names):
-            got = sorted(counters) if isinstance(counters, dict) else type(counters).__name__
-            raise ValueError(f"counters must be kept for exactly the agents {self.names}, got {got}")
-        for a, name in enumerate(self.names):
-            c = counters[name]
-            if not isinstance(c, dict) or set(c) != set(self.COUNTERS):
-                raise ValueError(f"counters of {name!r} must be {list(self.COUNTERS)}, got {c!r}")
-            for key in self.COUNTERS:
-                whole = key != "wins"
-                if not _is_number(c[key], whole=whole):
-                    kind = "a non-negative int" if whole else "a non-negative number"
-                    raise ValueError(f"counter {key!r} of {name!r} must be {kind}, got {c[key]!r}")
-            seat_deals = int((self.agent_of == a).sum()) * tables * done
-            if c["seat_deals"] != seat_deals:
-                raise ValueError(
-                    f"{name!r} played {seat_deals} seat-deals in {done} rounds, the record says "
-                    f"{c['seat_deals']}"
-                )
-            if c["wins"] > c["games"] + 1e-6:
-                raise ValueError(f"{name!r} won {c['wins']} of {c['games']} games")
-        if self.teams:
-            self._check_teams_record(record, done * tables)
-        if self.slam:
-            self._check_slam_record(record["slam_counters"])
-        if self.smear:
-            self._check_smear_record(record["smear_counters"])
-        state = record["table_state"]
-        if done == 0:
-            if state is not None:
-                raise ValueError("table_state must be null before the first round")
-            return
-        b, p = self.batch, self.rules.num_players
-        shapes = {"totals": (b, p), "game_over": (b,), "deal_index": (b,)}
-        if not isinstance(state, dict) or set(state) != set(shapes):
-            raise ValueError(f"table_state must hold {sorted(shapes)}, got {state!r:.200}")
-        for key, shape in shapes.items():
-            value = np.array(state[key], dtype=object)
-            kind = bool if key == "game_over" else int
-            ok = value.shape == shape and all(
-                isinstance(x, kind) and (kind is bool or not isinstance(x, bool)) for x in value.flat
-            )
-            if not ok:
-                raise ValueError(f"table_state {key!r} must be a {shape} list of {kind.__name__}s")
-        if any(x < 0 for x in state["deal_index"]):
-            raise ValueError("table_state 'deal_index' must not be negative")
-
-    def _check_teams_record(self, record: dict[str, Any], deals: int) -> None:
-        rows, teams = record["team_per_deal"], len(self.teams)
-        if not isinstance(rows, list) or len(rows) != deals:
-            got = len(rows) if isinstance(rows, list) else type(rows).__name__
-            raise ValueError(f"team_per_deal must hold rounds_done x tables = {deals} rows, got {got}")
-        for i, row in enumerate(rows):
-            if not isinstance(row, list) or len(row) != teams or not all(_is_number(x, True) for x in row):
-                raise ValueError(f"team_per_deal row {i} must be {teams} finite numbers, got {row!r}")
-        counters = record["team_counters"]
-        if not isinstance(counters, list) or len(counters) != teams:
-            raise ValueError(f"team_counters must be a list of {teams} counters, got {counters!r:.200}")
-        for name, c in zip(self.team_names, counters):
-            if not isinstance(c, dict) or set(c) != set(self.TEAM_COUNTERS):
-                raise ValueError(f"team counters of {name!r} must be {list(self.TEAM_COUNTERS)}, got {c!r}")
-            if not _is_number(c["games"], whole=True) or not _is_number(c["wins"]) or c["wins"] > c["games"]:
-                raise ValueError(f"team {name!r} counters must be games (int) >= wins >= 0, got {c!r}")
-
-    def _check_smear_record(self, counters: Any) -> None:
-        if not isinstance(counters, dict) or set(counters) != set(self.names):
-            raise ValueError(f"smear_counters must be kept for exactly the agents {self.names}")
-        levels = {str(v) for v in self.table.engine.bid_value.tolist() if v > 0}
-        for name in self.names:
-            c = counters[name]
-            if not isinstance(c, dict) or set(c) != {"pitched", "made"}:
-                raise ValueError(f"smear counters of {name!r} must be 'pitched' and 'made', got {c!r:.200}")
-            for key in ("pitched", "made"):
-                if not isinstance(c[key], dict) or not set(c[key]) <= levels:
-                    raise ValueError(
-                        f"smear counters of {name!r}: {key} must map bid levels {sorted(levels)} to counts"
-                    )
-                if not all(_is_number(v, whole=True) for v in c[key].values()):
-                    raise ValueError(f"smear counters of {name!r}: {key} counts must be non-negative ints")
-            if any(v > c["pitched"].get(level, 0) for level, v in c["made"].items()):
-                raise ValueError(f"smear counters of {name!r}: more contracts made than pitched")
-
-    def _check_slam_record(self, counters: Any) -> None:
-        if not isinstance(counters, dict) or set(counters) != set(self.names):
-            raise ValueError(f"slam_counters must be kept for exactly the agents {self.names}")
-        for name in self.names:
-            c = counters[name]
-            if not isinstance(c, dict) or set(c) != set(self.SLAM_COUNTERS):
-                raise ValueError(f"slam counters of {name!r} must be {list(self.SLAM_COUNTERS)}, got {c!r}")
-            if not (_is_number(c["bids"], whole=True) and _is_number(c["paired"], whole=True)):
-                raise ValueError(f"slam counters of {name!r}: bids and paired must be non-negative ints")
-            if not _is_number(c["paired_points"], negative=True):
-                raise ValueError(f"slam counters of {name!r}: paired_points must be a finite number")
-
     def _save(self) -> None:
-        if self.json_path is None:
-            return
-        self.json_path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.json_path.with_suffix(".json.partial")
-        partial.write_text(json.dumps(self.report(), indent=1))
-        os.replace(partial, self.json_path)
+        if self.json_path is not None:
+            save_record(self.json_path, self.report())
 
     # ------------------------------------------------------------------ playing
     def run(
@@ -513,9 +312,7 @@ class Tournament:
 
     def _bar_text(self) -> str:
         """``hearts: ppo (fresh) v strategy v random (points, lower is better)``."""
-        names = " v ".join(self.labels.get(spec, short_name(spec)) for spec in self.names)
-        better = family(self.rules).better
-        return f"{self.config.preset}: {names} (points, {better} is better)"
+        return bar_text(self.config.preset, self.names, self.labels, family(self.rules).better)
 
     def _local_rounds(self, todo: range) -> Iterator[dict[str, np.ndarray]]:
         """The rounds ``todo`` played in this process, on :attr:`table` (every table)."""
@@ -543,12 +340,12 @@ class Tournament:
                 counters[self.row_agents[row, seat]][key] += 1
         team_at = None if self.team_at is None else np.tile(self.team_at, (self.tables, 1))  # (B, P)
         side_of = np.array(self.rules.team_of)
-        for row in np.flatnonzero(info["game_over"] & self.smear):  # Smear: the engine names the winning side
+        for row in np.flatnonzero(info["game_over"] & self.named_winner):  # the engine names the winning side
             for seat in range(p):
                 c = counters[self.row_agents[row, seat]]
                 c["games"] += 1
                 c["wins"] += float(side_of[seat] == info["winner"][row])
-        for row in np.flatnonzero(info["game_over"] & (not self.smear)):
+        for row in np.flatnonzero(info["game_over"] & (not self.named_winner)):
             totals = info["total_points"][row]
             share = np.ones(p)
             if team_at is not None:  # a seat wins with its team: the lower team total
@@ -563,7 +360,7 @@ class Tournament:
             self._score_teams(info, team_at)
         if self.slam:
             self._score_slam(info)
-        if self.smear:
+        if self.contracts:
             self._score_contracts(info)
         self.record["table_state"] = {
             "totals": info["total_points"].tolist(),
@@ -583,7 +380,7 @@ class Tournament:
         self.record["team_per_deal"].extend(means.round(6).tolist())
         counters = self.record["team_counters"]
         for row in np.flatnonzero(info["game_over"]):
-            if self.smear:  # the winning side's seats hold one seating team
+            if self.named_winner:  # the winning side's seats hold one seating team
                 winners = np.zeros(teams, bool)
                 if info["winner"][row] >= 0:
                     winners[team_at[row, self.rules.teams[info["winner"][row]][0]]] = True
@@ -599,7 +396,7 @@ class Tournament:
                 counters[t]["wins"] += float(winners[t]) / int(winners.sum())
 
     def _score_contracts(self, info: dict[str, np.ndarray]) -> None:
-        """Smear: each pitcher's contract (bid level, made or not), credited to his agent."""
+        """Each pitcher's contract (bid level, made or not), credited to his agent."""
         counters = self.record["smear_counters"]
         for row in np.flatnonzero(info["pitcher"] >= 0).tolist():
             c = counters[self.names[self.row_agents[row, info["pitcher"][row]]]]
@@ -622,62 +419,24 @@ class Tournament:
                     c["paired_points"] += int(info["deal_points"][row, member])
 
     # ------------------------------------------------------------------ results
-    def _team_report(self) -> dict[str, Any]:
-        per_deal = np.array(self.record["team_per_deal"], float).reshape(-1, len(self.teams))
-        return _team_summary(self.team_names, self.teams, per_deal, self.record["team_counters"])
-
     def report(self) -> dict[str, Any]:
         """The results so far: per agent, per pair, the configuration and the resume record."""
         per_deal = np.array(self.record["per_deal"], float).reshape(-1, len(self.names))
-        n = len(per_deal)
-        rows = []
-        for a, name in enumerate(self.names):
-            c = self.record["counters"][name]
-            mean, ci = _mean_ci(per_deal[:, a])
-            rows.append({
-                "name": name, "mean_points": mean, "ci95": ci,
-                "win_rate": c["wins"] / c["games"] if c["games"] else None, "games": c["games"],
-                "moons_shot": c["moons_shot"], "moons_allowed": c["moons_allowed"],
-                "seat_deals": c["seat_deals"], "illegal": c["illegal"],
-            })  # fmt: skip
-        pairs = []
-        for a, b in combinations(range(len(self.names)), 2):
-            mean, ci = _mean_ci(per_deal[:, a] - per_deal[:, b])
-            pairs.append({"a": self.names[a], "b": self.names[b], "mean_diff": mean, "ci95": ci})
         extra: dict[str, Any] = {}
         if self.teams:
-            extra.update(self._team_report())
-        if self.smear:
-            extra["contracts"] = [
-                {
-                    "name": name,
-                    "by_bid": {
-                        level: {
-                            "pitched": n,
-                            "made": c["made"].get(level, 0),
-                            "made_rate": round(c["made"].get(level, 0) / n, 4),
-                        }
-                        for level, n in sorted(c["pitched"].items(), key=lambda kv: int(kv[0]))
-                    },
-                }
-                for name, c in self.record["smear_counters"].items()
-            ]
+            per_team = np.array(self.record["team_per_deal"], float).reshape(-1, len(self.teams))
+            extra.update(team_summary(self.team_names, self.teams, per_team, self.record["team_counters"]))
+        if self.contracts:
+            extra["contracts"] = contract_summary(self.record["smear_counters"])
         if self.slam:
-            extra["slam"] = [
-                {
-                    "name": name, "bids": c["bids"], "paired": c["paired"],
-                    "mean_paired_points": round(c["paired_points"] / c["paired"], 4) if c["paired"] else None,
-                }
-                for name, c in self.record["slam_counters"].items()
-            ]  # fmt: skip
+            extra["slam"] = slam_summary(self.record["slam_counters"])
         return {
             "preset": self.config.preset,
             "num_players": self.rules.num_players,
-            "deals": n,
+            "deals": len(per_deal),
             "deals_planned": self.config.rounds * self.tables,
             "better": family(self.rules).better,
-            "agents": rows,
-            "pairs": pairs,
+            **agent_summary(self.names, per_deal, self.record["counters"]),
             "rotations": self.rotations,
             **extra,
             "elapsed_s": round(self.record["elapsed_s"], 2),
@@ -803,176 +562,3 @@ def merge_rounds(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray
         )
         for key in parts[0]
     }
-
-
-def _team_summary(
-    names: list[str], teams: list[list[int]], per_deal: np.ndarray, counters: list[dict]
-) -> dict:
-    rows, pairs = [], []
-    for t, (name, team) in enumerate(zip(names, teams)):
-        mean, ci = _mean_ci(per_deal[:, t])
-        c = counters[t]
-        rows.append({
-            "name": name, "positions": team, "mean_points": mean, "ci95": ci,
-            "win_rate": c["wins"] / c["games"] if c["games"] else None, "games": c["games"],
-        })  # fmt: skip
-    for a, b in combinations(range(len(teams)), 2):
-        mean, ci = _mean_ci(per_deal[:, a] - per_deal[:, b])
-        pairs.append({"a": names[a], "b": names[b], "mean_diff": mean, "ci95": ci})
-    return {"teams": rows, "team_pairs": pairs}
-
-
-def _is_number(value: Any, negative: bool = False, whole: bool = False) -> bool:
-    """A JSON number (not a bool) that is finite, an int when ``whole``, ``>= 0`` unless ``negative``."""
-    if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)):
-        return False
-    return math.isfinite(value) and (negative or value >= 0)
-
-
-def _mean_ci(values: np.ndarray) -> tuple[float | None, float | None]:
-    if len(values) == 0:
-        return None, None
-    mean = float(values.mean())
-    ci = float(Z95 * values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.inf
-    return round(mean, 4), round(ci, 4)
-
-
-# ---------------------------------------------------------------------- output
-def format_report(report: dict[str, Any]) -> str:
-    """The per-agent and per-pair tables as text."""
-    higher = report.get("better") == "higher"  # Smear: points are good
-    w = max([28, *(len(row["name"]) + 2 for row in report["agents"])])  # the agent column fits
-    pw = max([45, *(len(f"{p['a']} - {p['b']}") + 2 for p in report["pairs"] + report.get("team_pairs", []))])
-    lines = [
-        f"{report['preset']} ({report['num_players']} players): {report['deals']} duplicate deals "
-        f"x {len(report['rotations'])} seatings, {report['elapsed_s']:.0f} s "
-        f"({'higher' if higher else 'lower'} points are better)",
-        f"{'agent':<{w}} {'mean points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6} "
-        f"{'moons shot':>10} {'allowed':>8} {'illegal':>7}",
-    ]
-    for row in sorted(
-        report["agents"],
-        key=lambda r: (-1 if higher else 1) * (r["mean_points"] if r["mean_points"] is not None else 0),
-    ):
-        win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
-        lines.append(
-            f"{row['name']:<{w}} {_num(row['mean_points']):>12} {'±' + _num(row['ci95']):>8} {win:>9} "
-            f"{row['games']:>6} {row['moons_shot']:>10} {row['moons_allowed']:>8} {row['illegal']:>7}"
-        )
-    if report["pairs"]:
-        lines.append("")
-        lines.append(f"{'pair (a - b)':<{pw}} {'mean diff':>10} {'95% CI':>8}")
-        for pair in report["pairs"]:
-            label = f"{pair['a']} - {pair['b']}"
-            lines.append(f"{label:<{pw}} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
-    if report.get("teams"):  # reports of tournaments without teams (and older files) have none
-        lines.append("")
-        lines.append(
-            f"{'team (seating positions)':<36} {'team points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6}"
-        )
-        for row in report["teams"]:
-            win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
-            label = f"{row['name']} {tuple(row['positions'])}"
-            ci = "±" + _num(row["ci95"])
-            lines.append(f"{label:<36} {_num(row['mean_points']):>12} {ci:>8} {win:>9} {row['games']:>6}")
-        for pair in report.get("team_pairs", []):
-            label = f"{pair['a']} - {pair['b']}"
-            lines.append(f"{label:<{pw}} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
-    if report.get("contracts"):
-        lines.append("")
-        lines.append("contracts made by bid level (made / pitched):")
-        for row in report["contracts"]:
-            levels = "  ".join(f"{level}: {v['made']}/{v['pitched']}" for level, v in row["by_bid"].items())
-            lines.append(f"  {row['name']:<26} {levels or '-'}")
-    if report.get("slam"):
-        lines.append("")
-        lines.append(f"{'slam pairs: agent':<28} {'slam bids':>10} {'paired':>8} {'mean points paired':>19}")
-        for row in report["slam"]:
-            paired = _num(row["mean_paired_points"])
-            lines.append(f"{row['name']:<28} {row['bids']:>10} {row['paired']:>8} {paired:>19}")
-    return "\n".join(lines)
-
-
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
-def write_csv(report: dict[str, Any], path: str | Path) -> None:
-    """Per-agent rows to ``path`` and per-pair rows to ``<stem>_pairs.csv`` beside it."""
-    import csv
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    columns = [
-        "name",
-        "mean_points",
-        "ci95",
-        "win_rate",
-        "games",
-        "moons_shot",
-        "moons_allowed",
-        "seat_deals",
-        "illegal",
-    ]
-    with path.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows({k: row[k] for k in columns} for row in report["agents"])
-    with path.with_name(path.stem + "_pairs.csv").open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=["a", "b", "mean_diff", "ci95"])
-        writer.writeheader()
-        writer.writerows(report["pairs"])
-    if report.get("teams"):  # team tournaments: one row per team in <stem>_teams.csv
-        with path.with_name(path.stem + "_teams.csv").open("w", newline="") as f:
-            columns = ["name", "positions", "mean_points", "ci95", "win_rate", "games"]
-            writer = csv.DictWriter(f, fieldnames=columns)
-            writer.writeheader()
-            for row in report["teams"]:
-                writer.writerow({**row, "positions": "+".join(map(str, row["positions"]))})
-
-
-class _NoBar:
-    """What :func:`progress_bar` returns without tqdm: it counts nothing and prints nothing."""
-
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def progress_bar(**kwargs: Any) -> Any:
-    """A tqdm progress bar, or one that prints nothing where tqdm is not installed (it comes
-    with the ``training`` extra; a package-only install plays without a bar)."""
-    try:
-        from tqdm import tqdm
-    except ModuleNotFoundError:
-        return _NoBar()
-    return tqdm(**kwargs)
-
-
-def write_png(report: dict[str, Any], path: str | Path) -> None:
-    """A bar chart of mean deal points with 95% error bars (needs matplotlib: ``ModuleNotFoundError``
-    with the install line where it is missing)."""
-    try:
-        import matplotlib
-    except ModuleNotFoundError:
-        raise ModuleNotFoundError(
-            "the chart needs matplotlib: pip install 'hearts-env[training]' (or matplotlib)"
-        ) from None
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = sorted(report["agents"], key=lambda r: r["mean_points"])
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.6 * len(rows)))
-    ax.barh([r["name"] for r in rows], [r["mean_points"] for r in rows], xerr=[r["ci95"] for r in rows],
-            capsize=4, color="#4c72b0")  # fmt: skip
-    ax.invert_yaxis()
-    better = report.get("better", "lower")
-    ax.set_xlabel(f"mean deal points ({better} is better), 95% CI")
-    ax.set_title(f"{report['preset']}, {report['num_players']} players: {report['deals']} duplicate deals")
-    fig.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)

@@ -221,8 +221,6 @@ FAMILY_BRANCHES_LEFT = {
     "hearts_cli/play.py": 1,
     # same_numbers drives older checkouts too, which have no family record.
     "benchmarks/same_numbers.py": 1,
-    # The tournament counts Smear's contracts and its winning sides.
-    "evaluation/duplicate.py": 1,
 }
 """Branches on the game family not yet moved into :mod:`hearts_env.families` (module -> how many)."""
 FAMILY_COMPARISON = re.compile(

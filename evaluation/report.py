@@ -1,0 +1,213 @@
+"""The report of a tournament: its sections summed up from the record (per agent and per
+pair, per team, contracts by bid level, slam pairs) and its outputs (text tables, CSV files, a
+bar chart). Means and their 95% intervals are over deals (see :mod:`evaluation.duplicate`)."""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+Z95 = 1.959964
+"""Normal quantile of a two-sided 95% interval."""
+
+
+def agent_summary(names: list[str], per_deal: np.ndarray, counters: dict[str, dict]) -> dict[str, Any]:
+    """The ``agents`` rows (mean deal points, win rate, counters) and the ``pairs`` differences,
+    from ``per_deal`` (deals, agents) and the per-agent counters of the record."""
+    rows = []
+    for a, name in enumerate(names):
+        c = counters[name]
+        mean, ci = _mean_ci(per_deal[:, a])
+        rows.append({
+            "name": name, "mean_points": mean, "ci95": ci,
+            "win_rate": c["wins"] / c["games"] if c["games"] else None, "games": c["games"],
+            "moons_shot": c["moons_shot"], "moons_allowed": c["moons_allowed"],
+            "seat_deals": c["seat_deals"], "illegal": c["illegal"],
+        })  # fmt: skip
+    return {"agents": rows, "pairs": _pairs(names, per_deal)}
+
+
+def team_summary(
+    names: list[str], teams: list[list[int]], per_deal: np.ndarray, counters: list[dict]
+) -> dict[str, Any]:
+    """The ``teams`` rows (team points, win rate) and the ``team_pairs`` differences, from
+    ``per_deal`` (deals, teams) and the per-team counters of the record."""
+    rows = []
+    for t, (name, team) in enumerate(zip(names, teams)):
+        mean, ci = _mean_ci(per_deal[:, t])
+        c = counters[t]
+        rows.append({
+            "name": name, "positions": team, "mean_points": mean, "ci95": ci,
+            "win_rate": c["wins"] / c["games"] if c["games"] else None, "games": c["games"],
+        })  # fmt: skip
+    return {"teams": rows, "team_pairs": _pairs(names, per_deal)}
+
+
+def _pairs(names: list[str], per_deal: np.ndarray) -> list[dict[str, Any]]:
+    """Every pair's mean difference per deal (``a`` minus ``b``, in the order of ``names``)."""
+    pairs = []
+    for a, b in combinations(range(len(names)), 2):
+        mean, ci = _mean_ci(per_deal[:, a] - per_deal[:, b])
+        pairs.append({"a": names[a], "b": names[b], "mean_diff": mean, "ci95": ci})
+    return pairs
+
+
+def contract_summary(counters: dict[str, dict]) -> list[dict[str, Any]]:
+    """The ``contracts`` rows: each agent's contracts pitched and made by bid level, in level order."""
+    return [
+        {
+            "name": name,
+            "by_bid": {
+                level: {
+                    "pitched": n,
+                    "made": c["made"].get(level, 0),
+                    "made_rate": round(c["made"].get(level, 0) / n, 4),
+                }
+                for level, n in sorted(c["pitched"].items(), key=lambda kv: int(kv[0]))
+            },
+        }
+        for name, c in counters.items()
+    ]
+
+
+def slam_summary(counters: dict[str, dict]) -> list[dict[str, Any]]:
+    """The ``slam`` rows: each agent's slam bids, slam pairs played and mean deal points in them."""
+    return [
+        {
+            "name": name, "bids": c["bids"], "paired": c["paired"],
+            "mean_paired_points": round(c["paired_points"] / c["paired"], 4) if c["paired"] else None,
+        }
+        for name, c in counters.items()
+    ]  # fmt: skip
+
+
+def _mean_ci(values: np.ndarray) -> tuple[float | None, float | None]:
+    if len(values) == 0:
+        return None, None
+    mean = float(values.mean())
+    ci = float(Z95 * values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.inf
+    return round(mean, 4), round(ci, 4)
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The per-agent and per-pair tables as text."""
+    higher = report.get("better") == "higher"  # Smear: points are good
+    w = max([28, *(len(row["name"]) + 2 for row in report["agents"])])  # the agent column fits
+    pw = max([45, *(len(f"{p['a']} - {p['b']}") + 2 for p in report["pairs"] + report.get("team_pairs", []))])
+    lines = [
+        f"{report['preset']} ({report['num_players']} players): {report['deals']} duplicate deals "
+        f"x {len(report['rotations'])} seatings, {report['elapsed_s']:.0f} s "
+        f"({'higher' if higher else 'lower'} points are better)",
+        f"{'agent':<{w}} {'mean points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6} "
+        f"{'moons shot':>10} {'allowed':>8} {'illegal':>7}",
+    ]
+    for row in sorted(
+        report["agents"],
+        key=lambda r: (-1 if higher else 1) * (r["mean_points"] if r["mean_points"] is not None else 0),
+    ):
+        win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
+        lines.append(
+            f"{row['name']:<{w}} {_num(row['mean_points']):>12} {'±' + _num(row['ci95']):>8} {win:>9} "
+            f"{row['games']:>6} {row['moons_shot']:>10} {row['moons_allowed']:>8} {row['illegal']:>7}"
+        )
+    if report["pairs"]:
+        lines.append("")
+        lines.append(f"{'pair (a - b)':<{pw}} {'mean diff':>10} {'95% CI':>8}")
+        for pair in report["pairs"]:
+            label = f"{pair['a']} - {pair['b']}"
+            lines.append(f"{label:<{pw}} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
+    if report.get("teams"):  # reports of tournaments without teams (and older files) have none
+        lines.append("")
+        lines.append(
+            f"{'team (seating positions)':<36} {'team points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6}"
+        )
+        for row in report["teams"]:
+            win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
+            label = f"{row['name']} {tuple(row['positions'])}"
+            ci = "±" + _num(row["ci95"])
+            lines.append(f"{label:<36} {_num(row['mean_points']):>12} {ci:>8} {win:>9} {row['games']:>6}")
+        for pair in report.get("team_pairs", []):
+            label = f"{pair['a']} - {pair['b']}"
+            lines.append(f"{label:<{pw}} {_num(pair['mean_diff']):>10} {'±' + _num(pair['ci95']):>8}")
+    if report.get("contracts"):
+        lines.append("")
+        lines.append("contracts made by bid level (made / pitched):")
+        for row in report["contracts"]:
+            levels = "  ".join(f"{level}: {v['made']}/{v['pitched']}" for level, v in row["by_bid"].items())
+            lines.append(f"  {row['name']:<26} {levels or '-'}")
+    if report.get("slam"):
+        lines.append("")
+        lines.append(f"{'slam pairs: agent':<28} {'slam bids':>10} {'paired':>8} {'mean points paired':>19}")
+        for row in report["slam"]:
+            paired = _num(row["mean_paired_points"])
+            lines.append(f"{row['name']:<28} {row['bids']:>10} {row['paired']:>8} {paired:>19}")
+    return "\n".join(lines)
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def write_csv(report: dict[str, Any], path: str | Path) -> None:
+    """Per-agent rows to ``path`` and per-pair rows to ``<stem>_pairs.csv`` beside it."""
+    import csv
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    columns = [
+        "name",
+        "mean_points",
+        "ci95",
+        "win_rate",
+        "games",
+        "moons_shot",
+        "moons_allowed",
+        "seat_deals",
+        "illegal",
+    ]
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows({k: row[k] for k in columns} for row in report["agents"])
+    with path.with_name(path.stem + "_pairs.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["a", "b", "mean_diff", "ci95"])
+        writer.writeheader()
+        writer.writerows(report["pairs"])
+    if report.get("teams"):  # team tournaments: one row per team in <stem>_teams.csv
+        with path.with_name(path.stem + "_teams.csv").open("w", newline="") as f:
+            columns = ["name", "positions", "mean_points", "ci95", "win_rate", "games"]
+            writer = csv.DictWriter(f, fieldnames=columns)
+            writer.writeheader()
+            for row in report["teams"]:
+                writer.writerow({**row, "positions": "+".join(map(str, row["positions"]))})
+
+
+def write_png(report: dict[str, Any], path: str | Path) -> None:
+    """A bar chart of mean deal points with 95% error bars (needs matplotlib: ``ModuleNotFoundError``
+    with the install line where it is missing)."""
+    try:
+        import matplotlib
+    except ModuleNotFoundError:
+        raise ModuleNotFoundError(
+            "the chart needs matplotlib: pip install 'hearts-env[training]' (or matplotlib)"
+        ) from None
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = sorted(report["agents"], key=lambda r: r["mean_points"])
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.6 * len(rows)))
+    ax.barh([r["name"] for r in rows], [r["mean_points"] for r in rows], xerr=[r["ci95"] for r in rows],
+            capsize=4, color="#4c72b0")  # fmt: skip
+    ax.invert_yaxis()
+    better = report.get("better", "lower")
+    ax.set_xlabel(f"mean deal points ({better} is better), 95% CI")
+    ax.set_title(f"{report['preset']}, {report['num_players']} players: {report['deals']} duplicate deals")
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
