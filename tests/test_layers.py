@@ -215,8 +215,6 @@ FAMILY_BRANCHES_LEFT = {
     # Table: a fixed deal's undealt cards are Smear's widow and stock in one engine call (an
     # engine method for both families would make it a call).
     "hearts_env/table.py": 1,
-    # describe: the per-count table's columns (Smear's sides, undealt cards, bids).
-    "hearts_env/describe.py": 1,
     # LowestAgent plays Smear's bids; OpenSpiel's hearts is a Hearts-family game.
     "agents/simple.py": 1,
     "agents/ismcts.py": 1,
