@@ -1,9 +1,10 @@
 """The game families, each declared once: the one place that names a family (``Rules.game``).
 
 A :class:`Family` says what a family is made of (engine, observer, layout, bounds, renderer,
-rules description topics), which way its rewards are better, the scale that makes a deal's
-rewards of order 1, and the agents that commands use when none is named. :func:`family` looks
-a record up by rules; everything else asks the record instead of comparing ``rules.game``.
+rules description topics and table columns), which way its rewards are better, the scale that
+makes a deal's rewards of order 1, and the agents that commands use when none is named.
+:func:`family` looks a record up by rules; everything else asks the record instead of comparing
+``rules.game``.
 
 The mechanisms are named by import path (``"module:attribute"``) and imported on use: the
 modules that ask this record are the ones that define them, so naming them here with import
@@ -72,6 +73,9 @@ class Family:
     """The points at stake in a deal: a deal's rewards are divided by them in training."""
     agents: FamilyDefaults
     """The agents used when none is named."""
+    columns: str
+    """``module:attribute``: the columns (:class:`~hearts_env.describe.topics.Column`) of a
+    preset's table by player count in the rules reference."""
 
     def build(self, rules: Rules) -> tuple[Any, Any]:
         """The engine and the observation builder for ``rules``."""
@@ -104,7 +108,7 @@ FAMILIES: dict[str, Family] = {
         layout="hearts_env.observation:hearts_layout",
         bounds="hearts_env.spaces:hearts_bounds",
         renderer="hearts_env.render:hearts_text",
-        topics="hearts_env.describe:_TOPICS",
+        topics="hearts_env.describe.hearts:TOPICS",
         deal_info=None,
         rules_doc=None,
         better="lower",
@@ -118,6 +122,7 @@ FAMILIES: dict[str, Family] = {
             eval_opponents=("strategy", "random"),
             tournament=("strategy", "ducker", "lowest", "random"),
         ),
+        columns="hearts_env.describe.hearts:COLUMNS",
     ),
     "smear": Family(
         name="smear",
@@ -127,7 +132,7 @@ FAMILIES: dict[str, Family] = {
         layout="hearts_env.smear_observation:smear_layout",
         bounds="hearts_env.smear_observation:smear_bounds",
         renderer="hearts_env.render:smear_text",
-        topics="hearts_env.describe:_SMEAR_TOPICS",
+        topics="hearts_env.describe.smear:TOPICS",
         deal_info="hearts_env.table:Table._smear_info",
         rules_doc="smear.md",
         better="higher",
@@ -141,6 +146,7 @@ FAMILIES: dict[str, Family] = {
             eval_opponents=("smear", "random"),
             tournament=("smear", "lowest", "random"),
         ),
+        columns="hearts_env.describe.smear:COLUMNS",
     ),
 }
 """Game family (``Rules.game``) -> its record."""

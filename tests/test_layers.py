@@ -210,8 +210,6 @@ FAMILY_REGISTRY = {"hearts_env/families.py", "hearts_env/rules.py"}
 """Where a family name may be compared: the registry, and the rules (``GAMES`` and their checks).
 A preset named ``hearts`` is not a family (``preset != "hearts"``)."""
 FAMILY_BRANCHES_LEFT = {
-    # describe: the per-count table's columns (Smear's sides, undealt cards, bids).
-    "hearts_env/describe.py": 1,
     # LowestAgent plays Smear's bids; OpenSpiel's hearts is a Hearts-family game.
     "agents/simple.py": 1,
     "agents/ismcts.py": 1,
