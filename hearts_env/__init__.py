@@ -5,7 +5,10 @@
 ``hearts_env.vector_env(preset, num_envs=B, seed=..., **options)`` — B games as a Gymnasium
 ``VectorEnv``; ``hearts_env.make_rules`` — the validated rules of a preset; ``PRESETS`` — the
 preset table; ``hearts_env.unpack(obs, layout, device=...)`` — a compact observation
-(``obs_format="uint8"`` / ``"packed"``) as the float32 one, on a torch device.
+(``obs_format="uint8"`` / ``"packed"``) as the float32 one, on a torch device;
+``hearts_env.Table(rules, num_games=B)`` — the batch API under all of them (B games stepped
+together: legal masks, ``step`` with rewards and deal/game ends, fixed deals, ``state_dict``),
+which agents, tournaments and training use.
 Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``).
 """
 
@@ -15,6 +18,7 @@ from hearts_env.formats import OBS_FORMATS, unpack, unpack_numpy
 from hearts_env.observation import layout
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
 from hearts_env.rules import Rules
+from hearts_env.table import StepResult, Table
 from hearts_env.vector import HeartsVectorEnv, vector_env
 
 __all__ = [
@@ -22,6 +26,8 @@ __all__ = [
     "PRESETS",
     "HeartsVectorEnv",
     "Rules",
+    "StepResult",
+    "Table",
     "all_configs",
     "card_name",
     "card_symbol",

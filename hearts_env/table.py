@@ -85,7 +85,19 @@ class StepResult:
 
 
 class Table:
-    """B games of one rules set.
+    """B games of one rules set: the batch API that the envs, agents, tournaments and
+    training use (``hearts_env.Table``).
+
+    >>> table = Table(make_rules("hearts"), num_games=1024)
+    >>> table.reset(seed=0)                       # a new game in every one, dealt from the seed
+    >>> mask = table.action_mask()                # (B, A) int8: the acting seats' legal actions
+    >>> obs = table.observe()                     # (B, F) float32, from each acting seat's view
+    >>> result = table.step(actions)              # (B,) ints; rewards (B, P), deal/game ends
+    >>> table.redeal(np.flatnonzero(result.deal_ended))   # next deals where one ended
+
+    ``table.current_player`` is each game's acting seat; ``table.deal_over``, ``game_info(rows)`` and
+    the read-only views (``totals``, ``deal_points``…) report without exposing the engine's
+    state; ``state_dict()`` / ``load_state_dict()`` save and restore everything as plain arrays.
 
     ``reward``: ``"points"`` (minus the deal points), ``"zero_sum"`` (the other players' mean
     points minus one's own), ``"team"`` (minus the team's points, for each of its players) or
