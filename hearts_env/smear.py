@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, fields
+from typing import ClassVar
 
 import numpy as np
 
@@ -148,6 +149,8 @@ class SmearState:
     winner: np.ndarray  # (B,) int64: the side that won the game, -1 if none (yet)
     moon_shooter: np.ndarray  # (B,) int64: the pitcher of a made moon bid, -1 otherwise
     cancelled: np.ndarray  # (B,) bool: thrown in (everybody passed)
+    loads_without: ClassVar[dict[str, object]] = {}
+    """Fields a saved state may lack (none: every field was there when states were first saved)."""
     lockstep: bool = False
     per_game: bool = True
 

@@ -10,6 +10,7 @@ card ``c``); with two decks each card set has a second word (``*_hi``, :mod:`hea
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import ClassVar
 
 import numpy as np
 
@@ -35,6 +36,9 @@ class State:
     trick: np.ndarray  # (B, P) int64: cards of the current trick by position, EMPTY if none
     last_trick: np.ndarray  # (B, P) int64: the previous trick's cards by position (for display)
     last_leader: np.ndarray  # (B,) int64: who led the previous trick (-1 before the first)
+    last_winner: np.ndarray  # (B,) int64: who won (took) the previous trick, -1 before the first
+    # or when it was cancelled; not always the next leader (Domino: a winner out of cards)
+    last_cancelled: np.ndarray  # (B,) bool: the previous trick was cancelled (two decks)
     trick_mask: np.ndarray  # (B,) uint64: cards on the table
     played: np.ndarray  # (B,) uint64: every card played this deal
     kitty: np.ndarray  # (B,) uint64: face-down leftover cards for the first trick's winner
@@ -85,6 +89,9 @@ class State:
     carried: np.ndarray  # (B,) uint64: cancelled tricks' cards (and a cancelled first trick's
     # kitty), for the next trick's winner; after the last trick, the cards that went to nobody
     carried_hi: np.ndarray  # (B,) uint64
+    loads_without: ClassVar[dict[str, object]] = {"last_winner": -1, "last_cancelled": False}
+    """Fields added after states were first saved: a saved state without them loads, with these
+    values (no trick on record), see :meth:`hearts_env.table.Table.load_state_dict`."""
     lockstep: bool = False
     """Every game passes or plays (none is DONE or deciding) at the same ``position``: the engine treats the
     position as one number for the whole batch. ``position`` counts decisions modulo P in the

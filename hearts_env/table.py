@@ -480,6 +480,8 @@ class Table:
 
         Raises ``ValueError`` (nothing changed) when it is not a table state, is of another
         version, rules or batch size, or misses a field or has one of the wrong shape or dtype.
+        A field added since states were first saved may be missing (``State.loads_without``:
+        ``last_winner`` -1 and ``last_cancelled`` False, no trick on record).
         """
 
         def refuse(why: str) -> ValueError:
@@ -498,12 +500,15 @@ class Table:
             )
         fields_ = saved.get("fields")
         names = self.state.array_fields()
-        if not isinstance(fields_, Mapping) or set(fields_) != set(names):
-            have = set(fields_) if isinstance(fields_, Mapping) else set()
-            raise refuse(f"fields missing {sorted(set(names) - have)}, unknown {sorted(have - set(names))}")
+        added = self.state.loads_without
+        have = set(fields_) if isinstance(fields_, Mapping) else set()
+        if not isinstance(fields_, Mapping) or not set(names) - set(added) <= have <= set(names):
+            missing = sorted(set(names) - set(added) - have)
+            raise refuse(f"fields missing {missing}, unknown {sorted(have - set(names))}")
         arrays = {}
         for name in names:
-            like, value = getattr(self.state, name), fields_[name]
+            like = getattr(self.state, name)
+            value = fields_[name] if name in fields_ else np.full_like(like, added[name])
             if not isinstance(value, np.ndarray) or value.shape != like.shape or value.dtype != like.dtype:
                 got = (
                     f"{value.dtype} {value.shape}" if isinstance(value, np.ndarray) else type(value).__name__
@@ -545,6 +550,19 @@ class Table:
     chips = _StateView("chips", "(B, P) float64: the settlement of the last finished deal (0 without one).")
     cancelled = _StateView("cancelled", "(B,) bool: the last deal was cancelled (first_trick_all_penalty).")
     trick_number = _StateView("trick_number", "(B,) int64: tricks completed in the current deal.")
+    last_winner = _StateView(
+        "last_winner",
+        "(B,) int64: who won (took) the last finished trick of the deal, -1 before the first trick "
+        "ends or when it was cancelled (see :attr:`last_cancelled`). Not always the next leader: "
+        "a winner left without cards hands the lead on (Domino Hearts, Smear).",
+    )
+
+    @property
+    def last_cancelled(self) -> np.ndarray:
+        """(B,) bool: the last finished trick was cancelled (two decks, Cancellation Hearts: it
+        went to nobody and its leader leads again); always False where tricks never cancel."""
+        cancelled = getattr(self.state, "last_cancelled", None)
+        return self._no_games if cancelled is None else _read_only(cancelled)
 
     def observe(
         self, seats: np.ndarray | None = None, out: np.ndarray | None = None, constants: bool = True
