@@ -91,6 +91,8 @@ class Game(ABC, Generic[V]):
     """Each game family's screen: family name -> its subclass of :class:`Game`."""
     help_text: ClassVar[str]
     """What ``?`` shows."""
+    phase_names: ClassVar[dict[str | None, str]]
+    """How the headline names each phase of the deal other than the play (None: the deal is over)."""
 
     def __init_subclass__(cls, family: str | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -212,8 +214,9 @@ class Game(ABC, Generic[V]):
         """What the person may answer now, below the hand."""
 
     @abstractmethod
-    def prompt(self, seen: V, offered: list[str]) -> str:
-        """The question."""
+    def card_question(self, seen: V) -> str | None:
+        """The question for a card that is not played to a trick (a pass, a discard), if the
+        phase asks for one."""
 
     @abstractmethod
     def deal_over(self) -> bool:
@@ -394,6 +397,16 @@ class Game(ABC, Generic[V]):
             self.write(self.paint("  ✗ press Enter to deal again, or type q to quit", "33"))
 
     # ------------------------------------------------------------------ the frame of the screen
+    def prompt(self, seen: V, offered: list[str]) -> str:
+        """The question: a decision, a card to pass or discard, or a card to play."""
+        if offered:
+            return "Your decision > "
+        return self.card_question(seen) or "Your card > "
+
+    def phase_name(self, phase: str | None) -> str:
+        """The headline's name of a phase (:attr:`phase_names`; the phase itself if unnamed)."""
+        return self.phase_names.get(phase, str(phase))
+
     def screen(self, seen: V, numbered: list[int], offered: list[str]) -> str:
         """The table as the person sees it, before a question."""
         p = self.paint

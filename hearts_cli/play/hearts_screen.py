@@ -45,6 +45,13 @@ class HeartsGame(Game[Seen], family="hearts"):
     """The Hearts family's screens (every preset but Smear's)."""
 
     help_text = HELP
+    phase_names = {
+        "declare": "declarations",
+        "bid": "auction",
+        "name_suit": "naming the penalty suit",
+        "moon_choice": "the moon choice",
+        None: "deal over",
+    }
 
     # ------------------------------------------------------------------ observation
     def seen(self) -> Seen:
@@ -111,13 +118,7 @@ class HeartsGame(Game[Seen], family="hearts"):
             if rules.hearts_break != "free":
                 text += ", hearts broken" if seen.broken else ", hearts not broken"
             return text
-        return {
-            "declare": "declarations",
-            "bid": "auction",
-            "name_suit": "naming the penalty suit",
-            "moon_choice": "the moon choice",
-            None: "deal over",
-        }.get(seen.phase, str(seen.phase))
+        return self.phase_name(seen.phase)
 
     def score_lines(self, seen: Seen) -> list[str]:
         """Per seat: card points this deal and the game totals (and hand sizes in Domino Hearts)."""
@@ -200,12 +201,10 @@ class HeartsGame(Game[Seen], family="hearts"):
             lines.append(f"    {notes[seen.phase]}")
         return lines
 
-    def prompt(self, seen: Seen, offered: list[str]) -> str:
-        if offered:
-            return "Your decision > "
+    def card_question(self, seen: Seen) -> str | None:
         if seen.phase == "passing":
             return f"Pass card {len(seen.passed) + 1} of {self.rules.pass_count} > "
-        return "Your card > "
+        return None
 
     # ------------------------------------------------------------------ between deals
     def deal_over(self) -> bool:

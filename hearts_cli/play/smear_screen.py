@@ -74,6 +74,7 @@ class SmearGame(Game[SmearSeen], family="smear"):
     tricks are :class:`Game`'s."""
 
     help_text = SMEAR_HELP
+    phase_names = {"bid": "bidding", "name_suit": "naming trumps", "discard": "discarding", None: "deal over"}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -181,12 +182,7 @@ class SmearGame(Game[SmearSeen], family="smear"):
         if seen.phase == "playing":
             of = "" if self.rules.smear_deal == "nine_card" else f" of {self.rules.keep}"
             return f"trick {self.tricks_done + 1}{of}"
-        return {
-            "bid": "bidding",
-            "name_suit": "naming trumps",
-            "discard": "discarding",
-            None: "deal over",
-        }.get(seen.phase, str(seen.phase))
+        return self.phase_name(seen.phase)
 
     def score_lines(self, seen: SmearSeen) -> list[str]:
         """The side scores in the game, then per seat: cards held and the bid this deal."""
@@ -417,12 +413,10 @@ class SmearGame(Game[SmearSeen], family="smear"):
             return "Joker 1"
         return CATEGORY_NAMES[name]
 
-    def prompt(self, seen: SmearSeen, offered: list[str]) -> str:
-        if offered:
-            return "Your decision > "
+    def card_question(self, seen: SmearSeen) -> str | None:
         if seen.phase == "discard":
             return f"Discard ({sum(seen.hand) - self.rules.keep} more) > "
-        return "Your card > "
+        return None
 
     def out_note(self, seen: SmearSeen) -> str | None:
         """Nine-card Smear: no trump left; the widow game: a short hand played out while the
