@@ -213,6 +213,11 @@ class CardEngine:
         """(B,) uint64: the acting seats' legal cards (0 where a decision is asked or done)."""
         raise NotImplementedError
 
+    def upgrade_saved(self, fields: dict[str, Any], batch: int) -> dict[str, Any]:
+        """The fields of a state saved by the previous :data:`~hearts_env.table.STATE_VERSION`
+        as this version's (``batch`` games); what the family's engine changed since."""
+        return fields
+
     # ------------------------------------------------------------------ dealing
     def shuffled_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
         """Random deals: hand masks (batch, P) and the undealt cards' masks (batch,) (the

@@ -18,6 +18,7 @@ first-trick restriction), :meth:`Engine._end_trick` (``trick_winner``), and
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import numpy as np
 
@@ -136,7 +137,8 @@ class Engine(CardEngine):
             chosen=z(p, dtype=U64), received=z(p, dtype=U64), voids=z(dtype=U64),
             points=z(p), tricks_won=z(p), trick=np.full((batch, p), EMPTY, np.int64),
             last_trick=np.full((batch, p), EMPTY, np.int64), last_leader=z() - 1,
-            trick_mask=z(dtype=U64), played=z(dtype=U64), kitty=z(dtype=U64), best=z() - 1,
+            last_winner=z() - 1, last_cancelled=z(dtype=bool), trick_mask=z(dtype=U64),
+            played=z(dtype=U64), kitty=z(dtype=U64), best=z() - 1,
             lead_suit=z(), leader=z(), position=z(), trick_number=z(), current=z(),
             phase=np.full(batch, DONE, np.int64), pass_decisions=z(), pass_offset=z(),
             pass_direction=z(), dealer=z(), deal_index=z(), totals=z(p), deal_points=z(p),
@@ -283,6 +285,8 @@ class Engine(CardEngine):
         s.trick[rows] = EMPTY
         s.last_trick[rows] = EMPTY
         s.last_leader[rows] = -1
+        s.last_winner[rows] = -1
+        s.last_cancelled[rows] = False
         s.best[rows] = -1
         s.game_over[rows] = False
         s.moon_shooter[rows] = -1
@@ -305,6 +309,12 @@ class Engine(CardEngine):
         if not passing.all():
             self._after_pass(s, rows[~passing])
         s.sync()
+
+    def upgrade_saved(self, fields: dict[str, Any], batch: int) -> dict[str, Any]:
+        """A version-1 state has no published trick winners: none on record (-1, not cancelled)."""
+        fields.setdefault("last_winner", np.full(batch, -1, np.int64))
+        fields.setdefault("last_cancelled", np.zeros(batch, bool))
+        return fields
 
     def _deal_second_copies(
         self, s: State, rows: np.ndarray, hands: np.ndarray, kitty: np.ndarray
@@ -682,15 +692,19 @@ class Engine(CardEngine):
         return ended
 
     def _end_trick(self, s: State, rows: np.ndarray | slice, active: np.ndarray | None = None) -> np.ndarray:
-        """trick_winner takes the trick (and, on trick one, the kitty) and leads next (two
-        decks: with cancellation, :meth:`_end_cancellation_trick`).
+        """trick_winner takes the trick (and, on trick one, the kitty), is put on record
+        (``last_winner``) and leads next (two decks: with cancellation,
+        :meth:`_end_cancellation_trick`).
 
         Games not ``active`` (passing, in a mixed lockstep batch) had no trick: their empty
         trick is cleared like the others, and nothing else of theirs changes."""
         if self.two_decks:
             return self._next_trick(s, rows, self._end_cancellation_trick(s, rows), active)
         winner = s.best[rows] & 15
-        if active is not None:
+        if active is None:
+            s.last_winner[rows] = winner
+        else:
+            s.last_winner[rows] = np.where(active, winner, s.last_winner[rows])
             winner = np.where(active, winner, s.leader[rows])
         flat = self._rows_base(s, rows) + winner
         first = s.trick_number[rows] == 0
@@ -765,8 +779,10 @@ class Engine(CardEngine):
     def _end_cancellation_trick(self, s: State, rows: np.ndarray) -> np.ndarray:
         """Two decks: the winner takes the trick with the cards set aside before it (and, on
         trick one, the kitty); a cancelled trick is set aside with them and its leader leads
-        again. Returns who leads next (k,)."""
+        again. ``last_winner`` / ``last_cancelled`` record which. Returns who leads next (k,)."""
         winner = self.cancellation_winner(s, rows)
+        s.last_winner[rows] = winner
+        s.last_cancelled[rows] = winner < 0
         pot = cardsets.add(s.trick_mask[rows], s.trick_pairs[rows], s.carried[rows], s.carried_hi[rows])
         if self.kitty_size:
             first = s.trick_number[rows] == 0

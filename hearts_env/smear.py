@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -304,6 +305,15 @@ class SmearEngine(CardEngine):
         s.phase[rows] = BID
         s.current[rows] = (s.dealer[rows] + 1) % p
         s.leader[rows] = s.current[rows]
+
+    def upgrade_saved(self, fields: dict[str, Any], batch: int) -> dict[str, Any]:
+        """A version-1 state numbered Smear's phases apart from the Hearts family's (bid 3,
+        name_suit 4, discard 5): the same phases in :mod:`hearts_env.phases`' codes."""
+        phase = fields.get("phase")
+        if isinstance(phase, np.ndarray) and phase.dtype == np.int64:
+            old = [phase == 3, phase == 4, phase == 5]
+            fields["phase"] = np.select(old, [BID, NAME_SUIT, DISCARD], phase)
+        return fields
 
     # ------------------------------------------------------------------ legal actions
     def _acting(self, s: SmearState, attr: str) -> np.ndarray:

@@ -33,6 +33,9 @@ class State(BatchState):
     trick: np.ndarray  # (B, P) int64: cards of the current trick by position, EMPTY if none
     last_trick: np.ndarray  # (B, P) int64: the previous trick's cards by position (for display)
     last_leader: np.ndarray  # (B,) int64: who led the previous trick (-1 before the first)
+    last_winner: np.ndarray  # (B,) int64: who won (took) the previous trick, -1 before the first
+    # or when it was cancelled; not always the next leader (Domino: a winner out of cards)
+    last_cancelled: np.ndarray  # (B,) bool: the previous trick was cancelled (two decks)
     trick_mask: np.ndarray  # (B,) uint64: cards on the table
     played: np.ndarray  # (B,) uint64: every card played this deal
     kitty: np.ndarray  # (B,) uint64: face-down leftover cards for the first trick's winner

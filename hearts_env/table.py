@@ -21,8 +21,10 @@ from hearts_env.phases import DONE
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
 REWARDS = ("points", "zero_sum", "team", "chips", "settlement")
-STATE_FORMAT, STATE_VERSION = "hearts_env.table", 1
-"""What :meth:`Table.state_dict` writes: bump the version when the fields change meaning."""
+STATE_FORMAT, STATE_VERSION = "hearts_env.table", 2
+"""What :meth:`Table.state_dict` writes: bump the version when the fields change meaning (and
+let :meth:`~hearts_env.core.CardEngine.upgrade_saved` read the older one). Version 2: one phase
+vocabulary for every family (:mod:`hearts_env.phases`) and the tricks' published winners."""
 
 
 def default_reward(rules: Rules) -> str:
@@ -489,6 +491,8 @@ class Table:
 
         Raises ``ValueError`` (nothing changed) when it is not a table state, is of another
         version, rules or batch size, or misses a field or has one of the wrong shape or dtype.
+        A state of the previous version loads as the engine upgrades it
+        (:meth:`~hearts_env.core.CardEngine.upgrade_saved`).
         """
 
         def refuse(why: str) -> ValueError:
@@ -496,8 +500,10 @@ class Table:
 
         if not isinstance(saved, Mapping) or saved.get("format") != STATE_FORMAT:
             raise refuse(f"expected a dict with format {STATE_FORMAT!r}")
-        if saved.get("version") != STATE_VERSION:
-            raise refuse(f"version {saved.get('version')!r}, this code reads version {STATE_VERSION}")
+        version = saved.get("version")
+        if version not in (STATE_VERSION - 1, STATE_VERSION):
+            readable = f"{STATE_VERSION - 1} and {STATE_VERSION}"
+            raise refuse(f"version {version!r}, this code reads versions {readable}")
         if saved.get("rules") != self.rules.describe():
             raise refuse("it was saved with other rules")
         if saved.get("num_games") != self.num_games or saved.get("reward") != self.reward:
@@ -506,6 +512,8 @@ class Table:
                 f"{self.num_games} with {self.reward!r}"
             )
         fields_ = saved.get("fields")
+        if isinstance(fields_, Mapping) and version != STATE_VERSION:
+            fields_ = self.engine.upgrade_saved(dict(fields_), self.num_games)
         names = self.state.array_fields()
         if not isinstance(fields_, Mapping) or set(fields_) != set(names):
             have = set(fields_) if isinstance(fields_, Mapping) else set()
@@ -554,6 +562,19 @@ class Table:
     chips = _StateView("chips", "(B, P) float64: the settlement of the last finished deal (0 without one).")
     cancelled = _StateView("cancelled", "(B,) bool: the last deal was cancelled (first_trick_all_penalty).")
     trick_number = _StateView("trick_number", "(B,) int64: tricks completed in the current deal.")
+    last_winner = _StateView(
+        "last_winner",
+        "(B,) int64: who won (took) the last finished trick of the deal, -1 before the first trick "
+        "ends or when it was cancelled (see :attr:`last_cancelled`). Not always the next leader: "
+        "a winner left without cards hands the lead on (Domino Hearts, Smear).",
+    )
+
+    @property
+    def last_cancelled(self) -> np.ndarray:
+        """(B,) bool: the last finished trick was cancelled (two decks, Cancellation Hearts: it
+        went to nobody and its leader leads again); always False where tricks never cancel."""
+        cancelled = getattr(self.state, "last_cancelled", None)
+        return self._no_games if cancelled is None else _read_only(cancelled)
 
     def observe(
         self, seats: np.ndarray | None = None, out: np.ndarray | None = None, constants: bool = True

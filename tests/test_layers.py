@@ -215,8 +215,6 @@ FAMILY_BRANCHES_LEFT = {
     "agents/ismcts.py": 1,
     # Presets derive Smear's categories and top bid (rule values, next to the rules module).
     "hearts_env/presets.py": 1,
-    # play's screens per family are the CLI's, above the record (a record naming them would point up).
-    "hearts_cli/play.py": 1,
     # same_numbers drives older checkouts too, which have no family record.
     "benchmarks/same_numbers.py": 1,
 }
