@@ -55,6 +55,13 @@ def next_where(flags: np.ndarray, seat: np.ndarray, first: int = 1) -> np.ndarra
     return np.where(holding.any(axis=1), order[np.arange(len(seat)), np.argmax(holding, axis=1)], seat)
 
 
+_DEAL_STARTS = (
+    ("stock_pos", 0), ("taken", ZERO), ("received", ZERO), ("trick_number", 0), ("game_over", False),
+    ("cancelled", False), ("moon_shooter", -1),
+)  # fmt: skip
+"""The shared fields a deal starts from (field, value)."""
+
+
 def _shared() -> Any:
     """A field every family's state has, given by keyword (after the family's own fields)."""
     return field(kw_only=True)
@@ -100,6 +107,8 @@ class BatchState:
 
     FLAGS: ClassVar[tuple[str, ...]] = ("lockstep", "all_playing", "per_game")
     """The fields that are derived flags, not arrays of games."""
+    GAME_FIELDS: ClassVar[tuple[str, ...]] = ("totals",)
+    """The fields a new game starts at 0 (the rest of a game's progress is the dealer's)."""
 
     def array_fields(self) -> list[str]:
         """Names of the array fields (everything but the flags)."""
@@ -184,19 +193,10 @@ class CardEngine:
         """A zeroed state of ``batch`` games, every deal over (call :meth:`deal` before playing)."""
         raise NotImplementedError
 
-    def deal(
-        self,
-        state: Any,
-        rows: np.ndarray,
-        hands: np.ndarray,
-        kitty: np.ndarray,
-        new_game: np.ndarray,
-        dealer: np.ndarray | None = None,
-        pass_direction: np.ndarray | None = None,
-        stock_cards: np.ndarray | None = None,
+    def start_deal(
+        self, s: Any, rows: np.ndarray, hands: np.ndarray, kitty: np.ndarray, direction: np.ndarray | None
     ) -> None:
-        """Start a deal in games ``rows``: hand masks (k, P), the undealt cards' masks (k,), and
-        ``stock_cards`` (k, S) their order where the rules draw from them."""
+        """The family's part of :meth:`deal`: the hands, its own fields, the first phase."""
         raise NotImplementedError
 
     def hands_from_cards(self, hands: list[list[int | str]], kitty: list[int | str] | None = None) -> tuple:
@@ -247,14 +247,50 @@ class CardEngine:
         undealt = np.bitwise_or.reduce(BIT.take(cards[:, n * h :]), axis=1, initial=ZERO)
         return hands, undealt
 
+    def deal(
+        self,
+        state: Any,
+        rows: np.ndarray,
+        hands: np.ndarray,
+        kitty: np.ndarray,
+        new_game: np.ndarray,
+        dealer: np.ndarray | None = None,
+        pass_direction: np.ndarray | None = None,
+        stock_cards: np.ndarray | None = None,
+    ) -> None:
+        """Start a deal in games ``rows`` with the given hand masks (k, P) and the undealt
+        cards' masks (k,) (the kitty); with two decks both words of each, (k, P, 2) and (k, 2)
+        (:func:`hearts_env.cardsets.stack`). ``stock_cards`` (k, S) int64: the undealt cards'
+        order where the rules draw from them (Domino Hearts' stock; Smear's widow first, then
+        its stock).
+
+        Games flagged in ``new_game`` start a new game (totals 0, deal 0, dealer 0); others move
+        to their next deal (:meth:`rotate_dealer`). ``dealer`` / ``pass_direction`` (direction
+        indices) override the game's own for this deal."""
+        s = state
+        self.rotate_dealer(s, rows, np.asarray(new_game, bool), dealer)
+        if self.stock_size:
+            if stock_cards is None:
+                raise ValueError(
+                    f"a deal of {self.rules.preset} draws from the undealt cards: give their order "
+                    "(stock_cards)"
+                )
+            s.stock[rows] = stock_cards
+        for name, value in _DEAL_STARTS:
+            getattr(s, name)[rows] = value
+        self.start_deal(s, rows, hands, kitty, pass_direction)
+
     def rotate_dealer(
         self, s: BatchState, rows: np.ndarray, new_game: np.ndarray, dealer: np.ndarray | None
     ) -> None:
         """Before a deal in ``rows``: games flagged in ``new_game`` start at 0 (totals, deal 0,
         dealer 0); the others move to their next deal and dealer, except after a cancelled deal
-        (the same dealer deals again). ``dealer`` overrides the result for this deal."""
+        (the same dealer deals again). ``dealer`` overrides the result for this deal. A new
+        game zeroes the state's :attr:`~BatchState.GAME_FIELDS`."""
         moves_on = np.where(s.cancelled[rows], 0, 1)
-        s.totals[rows] = np.where(new_game[:, None], 0, s.totals[rows])
+        for name in s.GAME_FIELDS:
+            values = getattr(s, name)
+            values[rows] = np.where(new_game.reshape(-1, *(1,) * (values.ndim - 1)), 0, values[rows])
         s.deal_index[rows] = np.where(new_game, 0, s.deal_index[rows] + moves_on)
         s.dealer[rows] = np.where(new_game, 0, (s.dealer[rows] + moves_on) % self.num_players)
         if dealer is not None:

@@ -233,32 +233,13 @@ class Engine(CardEngine):
             )
         return np.array(cards, np.int64)
 
-    def deal(
-        self,
-        state: State,
-        rows: np.ndarray,
-        hands: np.ndarray,
-        kitty: np.ndarray,
-        new_game: np.ndarray,
-        dealer: np.ndarray | None = None,
-        pass_direction: np.ndarray | None = None,
-        stock_cards: np.ndarray | None = None,
+    def start_deal(
+        self, s: State, rows: np.ndarray, hands: np.ndarray, kitty: np.ndarray, direction: np.ndarray | None
     ) -> None:
-        """Start a deal in games ``rows`` with the given hand masks (k, P) and kitty masks (k,);
-        with two decks both words of each, (k, P, 2) and (k, 2) (:func:`cardsets.stack`).
-
-        Games flagged in ``new_game`` start a new game (totals 0, deal 0, dealer 0); others move
-        to their next deal (dealer + 1). ``dealer`` / ``pass_direction`` (direction indices)
-        override the game's own for this deal. ``stock_cards`` (k, S) int64: Domino Hearts'
-        stock in draw order (then ``kitty`` is ignored).
-        """
-        s = state
-        k = len(rows)
-        p = self.num_players
-        new_game = np.asarray(new_game, bool)
-        # A cancelled deal (first_trick_all_penalty="redeal") is dealt again by the same dealer.
-        self.rotate_dealer(s, rows, new_game, dealer)
-        s.pool[rows] = np.where(new_game, 0.0, s.pool[rows])
+        """The Hearts family's part of :meth:`deal`: the pass direction of the deal (the cycle's,
+        unless ``direction`` is given), the hands and kitty, then the pass, a decision round or
+        play."""
+        k, p, pass_direction = len(rows), self.num_players, direction
         cycle = np.array([PASS_DIRECTIONS.index(d) for d in self.rules.pass_directions], np.int64)
         direction = cycle[s.deal_index[rows] % len(cycle)] if pass_direction is None else pass_direction
         if self.rules.pass_count == 0:
@@ -269,18 +250,12 @@ class Engine(CardEngine):
             hands, kitty = self._deal_second_copies(s, rows, hands, kitty)
         s.hands[rows] = hands
         s.kitty[rows] = kitty if not self.stock_size else ZERO
-        if self.stock_size:
-            if stock_cards is None:
-                raise ValueError("a Domino Hearts deal needs its stock in draw order (stock_cards)")
-            s.stock[rows] = stock_cards
-            s.stock_pos[rows] = 0
         s.trick_size[rows] = p
-        for name in ("taken", "chosen", "received"):
-            getattr(s, name)[rows] = ZERO
+        s.chosen[rows] = ZERO
         s.held[rows] = hands
         s.trick_mask[rows] = ZERO
         s.played[rows] = ZERO
-        for name in ("voids", "points", "tricks_won", "position", "trick_number", "pass_decisions"):
+        for name in ("voids", "points", "tricks_won", "position", "pass_decisions"):
             getattr(s, name)[rows] = 0
         s.trick[rows] = EMPTY
         s.last_trick[rows] = EMPTY
@@ -288,13 +263,10 @@ class Engine(CardEngine):
         s.last_winner[rows] = -1
         s.last_cancelled[rows] = False
         s.best[rows] = -1
-        s.game_over[rows] = False
-        s.moon_shooter[rows] = -1
         s.first_trick_winner[rows] = -1
         s.all_penalty[rows] = False
         s.uncounted[rows] = ZERO
         s.set_aside[rows] = ZERO
-        s.cancelled[rows] = False
         s.decisions_made[rows] = 0
         s.bidder[rows] = -1
         s.high_bid[rows] = 0

@@ -71,6 +71,15 @@ def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"{name}={value!r} is not known: choose one of {', '.join(allowed)}")
 
 
+_HEARTS_CHOICES = (
+    ("leftover", LEFTOVERS), ("first_lead", FIRST_LEADS), ("hearts_break", HEARTS_BREAKS),
+    ("moon", MOONS), ("moon_cards", MOON_CARDS), ("scoring", SCORINGS), ("settlement", SETTLEMENTS),
+    ("episode", EPISODES), ("illegal_action", ILLEGAL_ACTIONS),
+    ("first_trick_all_penalty", FIRST_TRICK_ALL_PENALTY), ("bidding", BIDDINGS),
+    ("team_scoring", TEAM_SCORINGS),
+)  # fmt: skip
+"""The Hearts family's string options and their values, checked in this order."""
+
 POINTS_LIMIT = 1000
 """The largest card value (either sign) a rules set may give; beyond it values are surely a typo."""
 
@@ -282,18 +291,8 @@ class Rules:
         if self.game == "smear":
             self._check_smear()
             return
-        _choice("leftover", self.leftover, LEFTOVERS)
-        _choice("first_lead", self.first_lead, FIRST_LEADS)
-        _choice("hearts_break", self.hearts_break, HEARTS_BREAKS)
-        _choice("moon", self.moon, MOONS)
-        _choice("moon_cards", self.moon_cards, MOON_CARDS)
-        _choice("scoring", self.scoring, SCORINGS)
-        _choice("settlement", self.settlement, SETTLEMENTS)
-        _choice("episode", self.episode, EPISODES)
-        _choice("illegal_action", self.illegal_action, ILLEGAL_ACTIONS)
-        _choice("first_trick_all_penalty", self.first_trick_all_penalty, FIRST_TRICK_ALL_PENALTY)
-        _choice("bidding", self.bidding, BIDDINGS)
-        _choice("team_scoring", self.team_scoring, TEAM_SCORINGS)
+        for name, allowed in _HEARTS_CHOICES:
+            _choice(name, getattr(self, name), allowed)
         self._check_teams()
         self._check_two_decks()
         if self.first_trick_all_penalty != "play" and not self.no_points_first_trick:

@@ -266,40 +266,23 @@ class SmearEngine(CardEngine):
         order[: len(given)] = given
         return order
 
-    def deal(
-        self,
-        state: SmearState,
-        rows: np.ndarray,
-        hands: np.ndarray,
-        kitty: np.ndarray,
-        new_game: np.ndarray,
-        dealer: np.ndarray | None = None,
-        pass_direction: np.ndarray | None = None,
-        stock_cards: np.ndarray | None = None,
+    def start_deal(
+        self, s: SmearState, rows: np.ndarray, hands: np.ndarray, kitty: object, direction: object
     ) -> None:
-        """Start a deal in games ``rows``: hands (k, P) masks, ``stock_cards`` (k, S) the undealt
-        cards in order (the widow first; ``kitty`` is ignored). New games start at 0 with dealer
-        0; others move to the next deal and dealer (a thrown-in deal: the same dealer)."""
-        s, p = state, self.num_players
-        self.rotate_dealer(s, rows, np.asarray(new_game, bool), dealer)
-        if self.stock_size:
-            if stock_cards is None:
-                raise ValueError("a Smear deal with undealt cards needs their order (stock_cards)")
-            s.stock[rows] = stock_cards
-        s.stock_pos[rows] = 0
+        """Smear's part of :meth:`deal`: the hands, then the bidding from the dealer's left (the
+        undealt cards are ``stock``, widow first: ``kitty`` and ``direction`` play no part)."""
+        p = self.num_players
         s.hands[rows] = hands
-        for name in ("held", "taken", "played", "thrown", "received", "trick_by_seat", "last_trick"):
+        for name in ("held", "played", "thrown", "trick_by_seat", "last_trick"):
             getattr(s, name)[rows] = ZERO
         s.trick_cards[rows] = EMPTY
         s.trick_seats[rows] = -1
         for name, value in (("trick_len", 0), ("last_winner", -1), ("turn_left", 0), ("lead_suit", -1),
-                            ("trick_number", 0), ("high_bid", 0), ("pitcher", -1), ("bids_made", 0),
-                            ("trumps", -1), ("queue_pos", 0), ("winner", -1), ("moon_shooter", -1)):  # fmt: skip  # noqa: E501
+                            ("high_bid", 0), ("pitcher", -1), ("bids_made", 0), ("trumps", -1),
+                            ("queue_pos", 0), ("winner", -1)):  # fmt: skip
             getattr(s, name)[rows] = value
         s.pending[rows] = False
         s.bids[rows] = -1
-        s.game_over[rows] = False
-        s.cancelled[rows] = False
         s.made[rows] = False
         s.categories[rows] = NOT_IN_PLAY
         s.phase[rows] = BID

@@ -12,6 +12,7 @@ The phase codes are :mod:`hearts_env.phases`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -70,6 +71,9 @@ class State(BatchState):
     carried: np.ndarray  # (B,) uint64: cancelled tricks' cards (and a cancelled first trick's
     # kitty), for the next trick's winner; after the last trick, the cards that went to nobody
     carried_hi: np.ndarray  # (B,) uint64
+
+    GAME_FIELDS: ClassVar[tuple[str, ...]] = ("totals", "pool")
+    """A new game also empties the jackpot carried over (``settlement="jackpot"``)."""
 
     def lockstep_now(self) -> bool:
         """Every game passes or plays (none is DONE or deciding) at the same ``position``: the

@@ -27,6 +27,18 @@ let :meth:`~hearts_env.core.CardEngine.upgrade_saved` read the older one). Versi
 vocabulary for every family (:mod:`hearts_env.phases`) and the tricks' published winners."""
 
 
+_DEAL_INFOS = {
+    "deal_points": "deal_points", "total_points": "totals", "game_over": "game_over",
+    "moon_shooter": "moon_shooter", "chips": "chips", "team_points": "team_points", "cancelled": "cancelled",
+}  # fmt: skip
+"""The end-of-deal infos of every family: info key -> state field."""
+_SMEAR_INFOS = {
+    "pitcher": "pitcher", "bid": "high_bid", "made": "made", "categories": "categories",
+    "made_points": "made_points", "winner": "winner",
+}  # fmt: skip
+"""Smear's own end-of-deal infos (:meth:`Table._smear_info`): info key -> state field."""
+
+
 def default_reward(rules: Rules) -> str:
     """``"team"`` in partnership games (fixed teams, or Partnership C's slam pair), else
     ``"points"``."""
@@ -628,17 +640,11 @@ class Table:
 
     def game_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
         """Deal points, totals and game-end flags of ``rows`` (for infos)."""
-        s = self.state
-        return {
-            "deal_points": s.deal_points[rows].copy(),
-            "total_points": s.totals[rows].copy(),
-            "game_over": s.game_over[rows].copy(),
-            "moon_shooter": s.moon_shooter[rows].copy(),
-            "chips": s.chips[rows].copy(),
-            "team_points": s.team_points[rows].copy(),
-            "cancelled": s.cancelled[rows].copy(),
-            **self._family_info(rows),
-        }
+        return {**self._infos(_DEAL_INFOS, rows), **self._family_info(rows)}
+
+    def _infos(self, names: Mapping[str, str], rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
+        """Copies of the state fields ``names`` (info key -> field) of ``rows``."""
+        return {key: getattr(self.state, name)[rows].copy() for key, name in names.items()}
 
     def _family_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
         """The game family's own end-of-deal infos of ``rows`` (:attr:`Family.deal_info`)."""
@@ -648,12 +654,4 @@ class Table:
     def _smear_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
         """Smear's deal outcome: the pitcher, his bid's value, whether it was made, each
         category's side (-1 not in play, -2 nobody) and the category points made per seat."""
-        s = self.state
-        return {
-            "pitcher": s.pitcher[rows].copy(),
-            "bid": s.high_bid[rows].copy(),
-            "made": s.made[rows].copy(),
-            "categories": s.categories[rows].copy(),
-            "made_points": s.made_points[rows].copy(),
-            "winner": s.winner[rows].copy(),
-        }
+        return self._infos(_SMEAR_INFOS, rows)
