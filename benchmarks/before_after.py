@@ -9,6 +9,10 @@ turns, ``--repeats`` times, and the medians are compared::
     python -m benchmarks.before_after b85e3a0 --presets hearts royal_hearts auction_hearts \\
         --json results/throughput_second_reading.json
 
+``--bench`` measures ``make bench``'s B=4096 rows instead (the batched engine without and with
+observations in each format, the vector env in each format with 1 and 2 worker processes and
+each player), in the same alternation.
+
 The older commit is checked out with ``git worktree`` into a temporary folder (removed after).
 """
 
@@ -25,27 +29,41 @@ from pathlib import Path
 from benchmarks.checkouts import ROOT, git, python, worktree
 from evaluation.provenance import run_record
 
-_RUN = (
-    "import sys; sys.path.insert(0, {root!r}); "
-    "from benchmarks.throughput import batched; "
-    "print(batched({preset!r}, {batch}, {obs}, {seconds}))"
-)
+_RUN = "import sys; sys.path.insert(0, {root!r}); from benchmarks import throughput; print(throughput.{call})"
 
 
-def measure(root: Path, preset: str, batch: int, obs: bool, seconds: float) -> float:
-    """Decisions per second of ``preset`` on the checkout at ``root``, in a fresh process."""
-    code = _RUN.format(root=str(root), preset=preset, batch=batch, obs=obs, seconds=seconds)
-    return float(python(code, root).strip().splitlines()[-1])
+def measure(root: Path, call: str) -> float:
+    """Decisions per second of ``call`` (a :mod:`benchmarks.throughput` function called with
+    its arguments) on the checkout at ``root``, in a fresh process."""
+    return float(python(_RUN.format(root=str(root), call=call), root).strip().splitlines()[-1])
 
 
-def compare(before: Path, presets: list[str], repeats: int, batch: int, obs: bool, seconds: float) -> dict:
-    """Per preset: the runs of each checkout (alternated) and their medians."""
+def preset_calls(presets: list[str], batch: int, obs: bool, seconds: float) -> dict[str, str]:
+    """Row name -> the measurement: the batched engine on each preset."""
+    return {preset: f"batched({preset!r}, {batch}, {obs}, {seconds})" for preset in presets}
+
+
+def bench_calls(seconds: float) -> dict[str, str]:
+    """Row name -> the measurement: ``make bench``'s B=4096 rows (standard Hearts)."""
+    calls = {f"batched obs={obs}": f"batched('hearts', 4096, {obs}, {seconds})" for obs in (False, True)}
+    for fmt in ("uint8", "packed"):
+        calls[f"batched {fmt}"] = f"batched('hearts', 4096, True, {seconds}, {fmt!r})"
+    for fmt in ("float32", "uint8", "packed"):
+        for workers in (1, 2):
+            for player in ("shard", "caller"):
+                name = f"vector_env {fmt} processes={workers} player={player}"
+                calls[name] = f"vector('hearts', 4096, {seconds}, {workers}, {fmt!r}, {player!r})"
+    return calls
+
+
+def compare(before: Path, calls: dict[str, str], repeats: int) -> dict:
+    """Per row: the runs of each checkout (alternated) and their medians."""
     out: dict[str, dict[str, object]] = {}
-    for preset in presets:
+    for preset, call in calls.items():
         runs: dict[str, list[float]] = {"before": [], "after": []}
         for _ in range(repeats):
-            runs["before"].append(measure(before, preset, batch, obs, seconds))
-            runs["after"].append(measure(ROOT, preset, batch, obs, seconds))
+            runs["before"].append(measure(before, call))
+            runs["after"].append(measure(ROOT, call))
         medians = {side: statistics.median(values) for side, values in runs.items()}
         out[preset] = {
             "before": runs["before"], "after": runs["after"],
@@ -53,7 +71,7 @@ def compare(before: Path, presets: list[str], repeats: int, batch: int, obs: boo
             "change": medians["after"] / medians["before"] - 1,
         }  # fmt: skip
         print(
-            f"{preset:<22} before {medians['before']:>12,.0f}/s  after {medians['after']:>12,.0f}/s  "
+            f"{preset:<40} before {medians['before']:>12,.0f}/s  after {medians['after']:>12,.0f}/s  "
             f"{100 * out[preset]['change']:+.1f}%",
             flush=True,
         )
@@ -68,17 +86,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--no-obs", action="store_true", help="without observations (default: with)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per run (default 2)")
+    parser.add_argument("--bench", action="store_true", help="make bench's B=4096 rows instead of --presets")
     parser.add_argument("--json", type=Path, default=None, help="write the runs and medians here")
     args = parser.parse_args(argv)
     command = "python -m benchmarks.before_after " + shlex.join(sys.argv[1:] if argv is None else argv)
     commit = git("rev-parse", args.before)
     with tempfile.TemporaryDirectory() as folder, worktree(commit, Path(folder) / "before") as before:
-        results = compare(before, args.presets, args.repeats, args.batch, not args.no_obs, args.seconds)
+        calls = (
+            bench_calls(args.seconds)
+            if args.bench
+            else preset_calls(args.presets, args.batch, not args.no_obs, args.seconds)
+        )
+        results = compare(before, calls, args.repeats)
     if args.json:
         record = {
             "command": command, "runs": [run_record(command)], "before": commit,
             "batch": args.batch, "observation": not args.no_obs, "seconds": args.seconds,
-            "repeats": args.repeats, "presets": results,
+            "repeats": args.repeats, "calls": calls, "presets": results,
         }  # fmt: skip
         args.json.write_text(json.dumps(record, indent=1))
     return 0
