@@ -152,15 +152,16 @@ def _has(module: str) -> bool:
     return True
 
 
+_TRAIN_HELP = "PPO self-play training (training/ppo.py; needs PyTorch)"
+_TRAIN_DESCRIPTION = (
+    "PPO self-play for the Hearts family and Smear (needs PyTorch: pip install 'hearts-env[training]')."
+)
+
+
 def _add_train(commands: argparse._SubParsersAction) -> None:
     from training.config import add_arguments  # no torch: the flags build without it
 
-    p = commands.add_parser(
-        "train",
-        help="PPO self-play training (training/ppo.py; needs PyTorch)",
-        description="PPO self-play for the Hearts family and Smear (needs PyTorch: "
-        "pip install 'hearts-env[training]').",
-    )
+    p = commands.add_parser("train", help=_TRAIN_HELP, description=_TRAIN_DESCRIPTION)
     add_arguments(p)
     add_debug(p, top=False)
     p.set_defaults(run=_train)

@@ -248,16 +248,10 @@ class CardEngine:
         return hands, undealt
 
     def deal(
-        self,
-        state: Any,
-        rows: np.ndarray,
-        hands: np.ndarray,
-        kitty: np.ndarray,
-        new_game: np.ndarray,
-        dealer: np.ndarray | None = None,
-        pass_direction: np.ndarray | None = None,
+        self, state: Any, rows: np.ndarray, hands: np.ndarray, kitty: np.ndarray, new_game: np.ndarray,
+        dealer: np.ndarray | None = None, pass_direction: np.ndarray | None = None,
         stock_cards: np.ndarray | None = None,
-    ) -> None:
+    ) -> None:  # fmt: skip
         """Start a deal in games ``rows`` with the given hand masks (k, P) and the undealt
         cards' masks (k,) (the kitty); with two decks both words of each, (k, P, 2) and (k, 2)
         (:func:`hearts_env.cardsets.stack`). ``stock_cards`` (k, S) int64: the undealt cards'

@@ -248,14 +248,9 @@ class Observer:
         return out
 
     def encode(
-        self,
-        s: State,
-        seats: np.ndarray,
-        obs_format: str,
-        out: np.ndarray | None = None,
-        tail: np.ndarray | None = None,
-        constants: bool = True,
-    ) -> tuple[np.ndarray, np.ndarray]:
+        self, s: State, seats: np.ndarray, obs_format: str, out: np.ndarray | None = None,
+        tail: np.ndarray | None = None, constants: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
         """The ``"uint8"`` (B, bit_count) or ``"packed"`` (B, words) observation of ``seats``
         and its float32 tail (B, D - bit_count), written into ``out`` / ``tail`` if given
         (:mod:`hearts_env.formats`; ``constants=False``: ``tail`` holds ``card_values``)."""

@@ -73,7 +73,7 @@ def hearts_text(table: Table, game: int = 0) -> str:
     ]
     if made:
         lines.append("  decisions: " + ", ".join(made))
-    if rules.bidding == "auction" and s.bidder[g] >= 0 and code != 5:
+    if rules.bidding == "auction" and s.bidder[g] >= 0 and code != NAME_SUIT:
         lines.append(
             f"  penalty suit: {SUIT_SYMBOLS[s.penalty_suit[g]]} (bid {s.high_bid[g]} by player_{s.bidder[g]})"
         )
@@ -86,9 +86,9 @@ def hearts_text(table: Table, game: int = 0) -> str:
     last = [int(c) for c in s.last_trick[g] if c < 64]
     if last:
         seats = _players(s, g, int(s.last_leader[g]), last)
-        winner = int(s.leader[g])  # the engine's trick winner leads next (also after the last trick)
+        taker = "cancelled" if s.last_cancelled[g] else f"player_{s.last_winner[g]}"  # as the engine says
         plays = "  ".join(f"player_{p} {card_symbol(c)}" for p, c in zip(seats, last))
-        lines.append(f"  last trick: {plays}  → player_{winner}")
+        lines.append(f"  last trick: {plays}  → {taker}")
     trick = [int(c) for c in s.trick[g] if c < 64]
     if trick:
         seats = _players(s, g, int(s.leader[g]), trick)

@@ -195,14 +195,9 @@ class SmearObserver:
         return out
 
     def encode(
-        self,
-        s: SmearState,
-        seats: np.ndarray,
-        obs_format: str,
-        out: np.ndarray | None = None,
-        tail: np.ndarray | None = None,
-        constants: bool = True,
-    ) -> tuple[np.ndarray, np.ndarray]:
+        self, s: SmearState, seats: np.ndarray, obs_format: str, out: np.ndarray | None = None,
+        tail: np.ndarray | None = None, constants: bool = True,
+    ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
         """The ``"uint8"`` or ``"packed"`` observation and its float32 tail
         (:mod:`hearts_env.formats`), converted from the float32 one (Smear builds no bit stream)."""
         full = self(s, seats)
