@@ -65,9 +65,13 @@ def from_openspiel(action: int) -> int:
     return NUM_RANKS * (action % 4) + action // 4
 
 
+OPENSPIEL_GAMES = ("hearts",)
+"""The game family OpenSpiel's ``hearts`` belongs to."""
+
+
 def openspiel_problems(rules: Rules) -> list[str]:
     """What OpenSpiel's ``hearts`` needs that ``rules`` lack (empty: it plays exactly like them)."""
-    if rules.game != "hearts":
+    if rules.game not in OPENSPIEL_GAMES:
         return ["a Hearts-family preset, standard 4-player Hearts"]
     problems = []
     one_deck = rules.decks == 1 and not rules.jokers and rules.stock_deal is None and rules.deal_size is None
@@ -138,7 +142,7 @@ class ISMCTSAgent(Agent):
     """
 
     name = "ismcts"
-    games = ("hearts",)
+    games = OPENSPIEL_GAMES
 
     def __init__(
         self, rules: Rules, *, simulations: int = 100, uct_c: float = 8.0, rollouts: int = 1

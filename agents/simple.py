@@ -20,6 +20,8 @@ fewest high cards (J and up), then the fewest cards.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from agents.base import Agent, Observation, best_legal, random_legal
@@ -71,11 +73,16 @@ class LowestAgent(Agent):
     passes its highest."""
 
     name = "lowest"
+    policies: ClassVar[dict[str, str]] = {"hearts": "_hearts", "smear": "_smear"}
+    """Its policy in each game family it plays (the observations and decisions differ)."""
+    games = tuple(policies)
 
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         """Lowest legal cards (B,)."""
-        if self.rules.game == "smear":
-            return self._smear(obs)
+        return getattr(self, self.policies[self.rules.game])(obs)
+
+    def _hearts(self, obs: Observation) -> np.ndarray:
+        """The Hearts family: the lowest card by rank (jokers lowest), the highest to pass."""
         t = TableView(self.rules, self.layout, obs)
         low = -(RANK * 4 + SUIT).astype(float)[None, :]
         cards = np.where(t.passing[:, None], -low, low)

@@ -87,16 +87,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-obs", action="store_true", help="without observations (default: with)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per run (default 2)")
     parser.add_argument("--bench", action="store_true", help="make bench's B=4096 rows instead of --presets")
+    parser.add_argument("--only", default="", help="with --bench: the rows whose name starts with this")
     parser.add_argument("--json", type=Path, default=None, help="write the runs and medians here")
     args = parser.parse_args(argv)
     command = "python -m benchmarks.before_after " + shlex.join(sys.argv[1:] if argv is None else argv)
     commit = git("rev-parse", args.before)
     with tempfile.TemporaryDirectory() as folder, worktree(commit, Path(folder) / "before") as before:
-        calls = (
-            bench_calls(args.seconds)
-            if args.bench
-            else preset_calls(args.presets, args.batch, not args.no_obs, args.seconds)
-        )
+        if args.bench:
+            rows = bench_calls(args.seconds).items()
+            calls = {name: call for name, call in rows if name.startswith(args.only)}
+        else:
+            calls = preset_calls(args.presets, args.batch, not args.no_obs, args.seconds)
         results = compare(before, calls, args.repeats)
     if args.json:
         record = {

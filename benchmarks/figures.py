@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
+import statistics
 import sys
 import textwrap
 from collections.abc import Callable
@@ -421,6 +423,40 @@ def throughput_second_reading() -> str:
     return "\n".join(lines) + f"\n\n(medians of {data['repeats']} alternated runs each, {_date(data)})\n"
 
 
+def throughput_house() -> str:
+    """results/README.md: make bench's B=4096 rows of the house redesign (issue 19) against the
+    commit before it (``results/throughput_house*.json``, ``before_after --bench``)."""
+    lines = []
+    for name in ("throughput_house.json", "throughput_house_batched15.json"):
+        data = load(name)
+        rows = data["presets"]
+        lines += [
+            f"`{name}` ({data['repeats']} alternated runs of {data['seconds']:g} s per row and checkout, "
+            f"{_date(data)}):",
+            "",
+            f"| row (B=4,096, standard Hearts) | before ({data['before'][:7]}) | after | change | spread |",
+            "|---|---|---|---|---|",
+        ]
+        logs = []
+        for row_name, row in rows.items():
+            spread = max(
+                (max(row[side]) - min(row[side])) / statistics.median(row[side])
+                for side in ("before", "after")
+            )
+            logs.append(math.log1p(row["change"]))
+            lines.append(
+                f"| {row_name} | {row['median_before']:,.0f}/s | {row['median_after']:,.0f}/s | "
+                f"{signed(100 * row['change'], 1, plus=True)}% | {100 * spread:.0f}% |"
+            )
+        mean = math.expm1(sum(logs) / len(logs))
+        lines += [
+            "",
+            f"Geometric mean of the changes over its {len(rows)} rows: {signed(100 * mean, 1, plus=True)}%.",
+            "",
+        ]
+    return "\n".join(lines)
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     "ladder-full": ladder_full,
     "ladder-short": ladder_short,
@@ -438,6 +474,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "throughput-presets": throughput_presets,
     "throughput-formats": throughput_formats,
     "throughput-before-after": throughput_before_after,
+    "throughput-house": throughput_house,
     "throughput-second-reading": throughput_second_reading,
 }
 """Block name -> the function rendering it from the results files."""

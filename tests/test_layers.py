@@ -210,9 +210,6 @@ FAMILY_REGISTRY = {"hearts_env/families.py", "hearts_env/rules.py"}
 """Where a family name may be compared: the registry, and the rules (``GAMES`` and their checks).
 A preset named ``hearts`` is not a family (``preset != "hearts"``)."""
 FAMILY_BRANCHES_LEFT = {
-    # LowestAgent plays Smear's bids; OpenSpiel's hearts is a Hearts-family game.
-    "agents/simple.py": 1,
-    "agents/ismcts.py": 1,
     # Presets derive Smear's categories and top bid (rule values, next to the rules module).
     "hearts_env/presets.py": 1,
     # same_numbers drives older checkouts too, which have no family record.
