@@ -87,7 +87,7 @@ def _settles(name: str) -> bool:
         rules = _api("make_rules", "presets")(preset, n, **options)
     except Exception:  # noqa: BLE001 - a refused configuration is compared as such elsewhere
         return False
-    return getattr(rules, "game", "hearts") != "smear" and getattr(rules, "settlement", "points") != "points"
+    return getattr(rules, "settlement", "points") != "points"  # Smear's is always "points"
 
 
 def parse_config(name: str) -> tuple[str, int, dict[str, Any]]:

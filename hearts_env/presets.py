@@ -20,9 +20,9 @@ from typing import Any
 
 from hearts_env.cards import parse_card, parse_cards
 from hearts_env.rules import (
-    SMEAR_CATEGORIES,
     Rules,
     as_int,
+    derive_values,
     idle_fields,
     idle_message,
     neutral_value,
@@ -557,12 +557,7 @@ def make_rules(
         values["pass_directions"] = values["pass_directions"][n]
     if "pass_directions" in values:
         values["pass_directions"] = _directions(values["pass_directions"])
-    if values.get("game") == "smear":
-        if "categories" not in options:
-            values["categories"] = _categories_in_play(values)
-        if "max_bid" not in options:  # bids up to what the categories are worth
-            worth = sum(SMEAR_CATEGORIES.get(c, 0) for c in values["categories"])
-            values["max_bid"] = max(1, min(values.get("max_bid", worth), worth))
+    derive_values(values, options)
     _leave_out_idle(preset, values, given, options)
     return Rules(preset=preset, num_players=n, **values)
 
@@ -584,16 +579,6 @@ def _leave_out_idle(
     for name in idle:
         if name in values:
             values[name] = neutral_value(name, game)
-
-
-def _categories_in_play(values: Mapping[str, Any]) -> tuple[str, ...]:
-    """A Smear preset's categories less those whose card the options take away (no jick, fewer
-    jokers): the category is then not a rule of the game, rather than a point never in play."""
-    jokers, jick = values.get("jokers", 0), values.get("jick", True)
-    drop = {"jick"} if jick is False else set()
-    if isinstance(jokers, int):
-        drop |= {"joker1", "joker2"} if jokers < 1 else {"joker2"} if jokers < 2 else set()
-    return tuple(c for c in values.get("categories", ()) if c not in drop)
 
 
 def _directions(value: Any) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -815,3 +816,25 @@ def points_table(values: Mapping[str | int, int], base: tuple[int, ...] | None =
         else:
             points[parse_card(key)] = value
     return tuple(points)
+
+
+def derive_values(values: dict[str, Any], given: Mapping[str, Any]) -> None:
+    """Set the rule values that follow from the others, where ``given`` (the caller's options)
+    names none: Smear's categories in play and its top bid (what the categories are worth)."""
+    if values.get("game") != "smear":
+        return
+    if "categories" not in given:
+        values["categories"] = _categories_in_play(values)
+    if "max_bid" not in given:  # bids up to what the categories are worth
+        worth = sum(SMEAR_CATEGORIES.get(c, 0) for c in values["categories"])
+        values["max_bid"] = max(1, min(values.get("max_bid", worth), worth))
+
+
+def _categories_in_play(values: Mapping[str, Any]) -> tuple[str, ...]:
+    """A Smear preset's categories less those whose card the options take away (no jick, fewer
+    jokers): the category is then not a rule of the game, rather than a point never in play."""
+    jokers, jick = values.get("jokers", 0), values.get("jick", True)
+    drop = {"jick"} if jick is False else set()
+    if isinstance(jokers, int):
+        drop |= {"joker1", "joker2"} if jokers < 1 else {"joker2"} if jokers < 2 else set()
+    return tuple(c for c in values.get("categories", ()) if c not in drop)
