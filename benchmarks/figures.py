@@ -454,7 +454,23 @@ def throughput_house() -> str:
             f"Geometric mean of the changes over its {len(rows)} rows: {signed(100 * mean, 1, plus=True)}%.",
             "",
         ]
-    return "\n".join(lines)
+    data = load("throughput_house_interleaved.json")
+    lines += [
+        f"`throughput_house_interleaved.json` (both commits in one process, {data['rounds']} alternating "
+        f"turns of {data['turn']} steps a side after {data['warmup']:,} warm-up steps, {_date(data)}):",
+        "",
+        f"| row (B={data['batch']:,}, standard Hearts, one process) | before ({data['before'][:7]}) | "
+        "after | change | per turn: median (quartiles) |",
+        "|---|---|---|---|---|",
+    ]
+    for row_name, row in data["rows"].items():
+        low, high = (signed(100 * q, 1, plus=True) for q in row["round_change_quartiles"])
+        lines.append(
+            f"| {row_name} | {row['rate_before']:,.0f}/s | {row['rate_after']:,.0f}/s | "
+            f"{signed(100 * row['change'], 1, plus=True)}% | "
+            f"{signed(100 * row['round_change_median'], 1, plus=True)}% ({low}% … {high}%) |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 FIGURES: dict[str, Callable[[], str]] = {
