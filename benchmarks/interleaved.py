@@ -9,9 +9,9 @@ short turns, the order alternating every round; the time of each turn is summed 
 
     python -m benchmarks.interleaved 90289bf --json results/throughput_house_interleaved.json
 
-Rows: ``make bench``'s in-process B=4096 rows (the batched engine without and with observations
-in each format, the vector env in this process with each player). The vector env with worker
-processes is not measured here (its workers are other processes): see ``before_after --bench``.
+Rows: ``make bench``'s B=4096 rows (the batched engine without and with observations in each
+format, the vector env in each format with 1 and 2 processes and each player; with 2, each
+side's worker process is forked from this one and waits while the other side steps).
 """
 
 from __future__ import annotations
@@ -65,7 +65,10 @@ def _stepper(package: str, row: str, batch: int) -> Callable[[], None]:
     rng = np.random.default_rng(0)
     if row.startswith("vector_env"):
         fmt, player = row.split()[1], row.split("player=")[1]
-        vector = env.vector_env("hearts", num_envs=batch, seed=0, num_workers=1, copy=False, obs_format=fmt)
+        workers = int(row.split("processes=")[1].split()[0]) if "processes=" in row else 1
+        vector = env.vector_env(
+            "hearts", num_envs=batch, seed=0, num_workers=workers, copy=False, obs_format=fmt
+        )
         vector.reset()
         if player == "shard":
             return lambda: vector.step_random() and None
@@ -91,10 +94,10 @@ def _stepper(package: str, row: str, batch: int) -> Callable[[], None]:
 
 def rows() -> list[str]:
     """The rows measured: ``batched FORMAT`` (``none``: no observations) and ``vector_env FORMAT
-    player=PLAYER`` (in this process)."""
+    processes=K player=PLAYER``."""
     batched = [f"batched {fmt}" for fmt in ("none", "float32", "uint8", "packed")]
-    return batched + [f"vector_env {fmt} player={p}" for fmt in ("float32", "uint8", "packed")
-                      for p in ("shard", "caller")]  # fmt: skip
+    return batched + [f"vector_env {fmt} processes={k} player={p}" for k in (1, 2)
+                      for fmt in ("float32", "uint8", "packed") for p in ("shard", "caller")]  # fmt: skip
 
 
 def compare(row: str, batch: int, rounds: int, turn: int) -> dict[str, object]:
