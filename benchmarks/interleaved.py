@@ -130,14 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--rounds", type=int, default=40, help="turns per side (default 40)")
     parser.add_argument("--turn", type=int, default=20, help="steps per turn (default 20)")
-    parser.add_argument("--only", default="", help="the rows whose name starts with this")
+    parser.add_argument("--only", default="", help="the rows whose name contains this")
     parser.add_argument("--json", type=Path, default=None, help="write the rows here")
     args = parser.parse_args(argv)
     command = "python -m benchmarks.interleaved " + shlex.join(sys.argv[1:] if argv is None else argv)
     commit = git("rev-parse", args.before)
     results = {}
     with older_package(commit):
-        for row in (name for name in rows() if name.startswith(args.only)):
+        for row in (name for name in rows() if args.only in name):
             results[row] = compare(row, args.batch, args.rounds, args.turn)
             r = results[row]
             print(
