@@ -454,9 +454,16 @@ def throughput_house() -> str:
             f"Geometric mean of the changes over its {len(rows)} rows: {signed(100 * mean, 1, plus=True)}%.",
             "",
         ]
-    data = load("throughput_house_interleaved.json")
-    lines += [
-        f"`throughput_house_interleaved.json` (both commits in one process, {data['rounds']} alternating "
+    for name in ("throughput_house_interleaved.json", "throughput_house_interleaved_2proc.json"):
+        lines += _interleaved_rows(name)
+    return "\n".join(lines) + "\n"
+
+
+def _interleaved_rows(name: str) -> list[str]:
+    """The table of one :mod:`benchmarks.interleaved` file."""
+    data = load(name)
+    lines = [
+        f"`{name}` (both commits in one process, {data['rounds']} alternating "
         f"turns of {data['turn']} steps a side after {data['warmup']:,} warm-up steps, {_date(data)}):",
         "",
         f"| row (B={data['batch']:,}, standard Hearts, one process) | before ({data['before'][:7]}) | "
@@ -470,7 +477,7 @@ def throughput_house() -> str:
             f"{signed(100 * row['change'], 1, plus=True)}% | "
             f"{signed(100 * row['round_change_median'], 1, plus=True)}% ({low}% … {high}%) |"
         )
-    return "\n".join(lines) + "\n"
+    return [*lines, ""]
 
 
 FIGURES: dict[str, Callable[[], str]] = {
