@@ -1,6 +1,6 @@
-"""The figures README.md and results/README.md quote, rendered from the JSON files in results/.
+"""The figures README.md, results/README.md and docs/*.md quote, rendered from the JSON files in results/.
 
-Every table or sentence of measured numbers in those two documents sits between two markers,
+Every table or sentence of measured numbers in those documents sits between two markers,
 ``<!-- figure: NAME -->`` and ``<!-- /figure -->``, and :data:`FIGURES` renders NAME from the
 files it reads, so a number in a document is always the one in its file::
 
@@ -28,7 +28,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
-DOCUMENTS = (ROOT / "README.md", RESULTS / "README.md")
+DOCUMENTS = (ROOT / "README.md", RESULTS / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+"""Every document whose measured numbers must come from results/: the README, results/README.md
+and the docs pages (a docs page may hold no figure block at all)."""
 MINUS = "−"  # the typeset minus sign of the prose and of the README's tables
 
 _BLOCK = re.compile(r"(<!-- figure: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figure -->)", re.S)

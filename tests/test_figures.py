@@ -30,7 +30,8 @@ MEASURED = re.compile(
 def test_every_block_is_its_files_rendering(name: str) -> None:
     path = DOCUMENTS[name]
     text = path.read_text(encoding="utf-8")
-    assert figures.blocks(text), f"{name} has no figure blocks"
+    if name in ("README.md", "results/README.md"):
+        assert figures.blocks(text), f"{name} has no figure blocks"
     stale = figures.stale(path)
     assert not stale, (
         f"{name}: blocks {stale} differ from their files: run python -m benchmarks.figures --write"
