@@ -39,17 +39,19 @@ lint: $(STAMP)
 # .venv stays lean. `make integration` runs them all (CI does, after `make test`);
 # `make integration-torchrl` one. Each venv is made once (a stamp file) and reused.
 # notorch: the package alone (no torch, matplotlib or tqdm) runs rules, play and tournaments.
-INTEGRATIONS := supersuit torchrl tianshou ray notorch
+INTEGRATIONS := supersuit torchrl tianshou ray sb3 notorch
 # The extras each venv installs (ray: Ray tournaments/training and RLlib share one venv).
 EXTRAS_notorch := dev
 EXTRAS_supersuit := supersuit,dev
 EXTRAS_torchrl := torchrl,training,dev
 EXTRAS_tianshou := tianshou,training,dev
 EXTRAS_ray := rllib,training,dev
+EXTRAS_sb3 := sb3,dev
 # Which need torch first (exact pin: the CPU wheel on this machine, never a CUDA build).
 TORCH_torchrl := 1
 TORCH_tianshou := 1
 TORCH_ray := 1
+TORCH_sb3 := 1
 # The test files each runs (default: tests/integration/test_NAME.py).
 TESTS_ray := test_ray.py test_rllib.py
 TESTS_notorch := test_no_torch.py
