@@ -190,6 +190,10 @@ def _load_module(name: str, spec: str) -> Any:
         raise ValueError(f"agent spec {spec!r}: module {name!r} is not importable ({error})") from error
 
 
+def _is_agent_class(value: Any) -> bool:
+    return inspect.isclass(value) and not inspect.isabstract(value) and callable(getattr(value, "act", None))
+
+
 def load_class(target: str, spec: str | None = None) -> type:
     """The class ``target`` names: a registered name, ``module:Class`` or ``file.py:Class``.
 
@@ -214,13 +218,10 @@ def load_class(target: str, spec: str | None = None) -> type:
     cls = getattr(module, cls_name, None)
     if cls is None:
         where = getattr(module, "__file__", None) or module.__name__
-        found = sorted(
-            name for name, value in vars(module).items()
-            if inspect.isclass(value) and not inspect.isabstract(value) and callable(getattr(value, "act", None))
-        )
+        found = sorted(name for name, value in vars(module).items() if _is_agent_class(value))
         hint = f"; classes with act there: {', '.join(found)}" if found else ""
         raise ValueError(f"agent spec {spec!r}: no class {cls_name!r} in {where}{hint}")
-    if not inspect.isclass(cls) or not callable(getattr(cls, "act", None)):
+    if not _is_agent_class(cls):
         raise ValueError(
             f"agent spec {spec!r}: {cls_name} is not an agent class (subclass agents.Agent and "
             "implement act(obs, rng))"
