@@ -1,0 +1,333 @@
+"""Agent specs: one string naming an agent, its parameters and its label, for every command line.
+
+A spec is ``TARGET[:key=value...]``::
+
+    strategy                              a registered name (the built-ins, or an entry point)
+    ismcts:simulations=1000               a registered name with the agent's own parameters
+    my_package.agents:MyAgent             a class in an importable module
+    path/to/my_agent.py:MyAgent:depth=3   a class in a Python file (relative to the cwd, or absolute)
+    ppo:checkpoint=runs/hearts-4p/policy.pt:label=mine
+
+TARGET names a class that is built as ``Class(rules, **params)``, the way the built-in agents
+are (subclassing :class:`agents.Agent` is the documented way; the class needs an ``act``
+method). Values are read as int, float, true/false, or else kept as text (:func:`parse_value`).
+``label=NAME`` is accepted by every spec and is not passed to the class: it is the name the
+agent has in tables, JSON, CSV and charts (:func:`labels` gives the default ones).
+
+Registered names resolve through the entry-point group ``hearts_env.agents`` (an installed
+package declares ``my_agent = "my_package.agents:MyAgent"`` under
+``[project.entry-points."hearts_env.agents"]``), then through :data:`BUILTIN_AGENTS`, the
+built-in agents this package declares there too, so a source checkout without installed
+metadata still finds them. A built-in name wins over an entry point of the same name.
+
+This module sits below the agents: it imports agent classes by name when a spec is resolved,
+never at import time.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hearts_env.rules import Rules
+
+GROUP = "hearts_env.agents"
+"""The entry-point group an installed package registers its agents under."""
+
+BUILTIN_AGENTS: dict[str, str] = {
+    "random": "agents.simple:RandomAgent",
+    "lowest": "agents.simple:LowestAgent",
+    "ducker": "agents.simple:DuckerAgent",
+    "strategy": "agents.strategy:StrategyAgent",
+    "smear": "agents.smear:SmearAgent",
+    "ismcts": "agents.ismcts:ISMCTSAgent",
+    "ppo": "agents.ppo:PPOAgent",
+}
+"""The built-in agents, name -> ``module:Class`` (imported on use, so optional dependencies stay
+optional); pyproject.toml declares the same table as entry points of :data:`GROUP`."""
+
+LABEL = "label"
+"""The parameter every spec accepts: the agent's name in reports, never passed to the class."""
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: what to build (:attr:`target`), with which parameters, under which label."""
+
+    text: str
+    """The spec as written (stripped)."""
+    target: str
+    """A registered name, ``package.module:Class`` or ``path/to/file.py:Class``."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """The agent's own parameters, passed to the class (``label`` is not among them)."""
+    label: str | None = None
+    """The ``label=`` the spec gives, or None (then :func:`labels` chooses one)."""
+
+    @property
+    def kind(self) -> str:
+        """``"name"`` (registered), ``"module"`` (``module:Class``) or ``"file"`` (``file.py:Class``)."""
+        if ":" not in self.target:
+            return "name"
+        source = self.target.rpartition(":")[0]
+        return "file" if _is_path(source) else "module"
+
+    @property
+    def short_name(self) -> str:
+        """The registered name, or the class's name for a ``module:Class`` or file spec."""
+        return self.target.rpartition(":")[2]
+
+    def absolute(self) -> str:
+        """The spec with a file target's path made absolute (for workers with another cwd)."""
+        if self.kind != "file":
+            return self.text
+        source, _, cls = self.target.rpartition(":")
+        path = str(Path(source).expanduser().resolve())
+        return f"{path}:{cls}{self.text[len(self.target) :]}"
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value as int, float, bool or str."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _is_path(source: str) -> bool:
+    return source.endswith(".py") or "/" in source or "\\" in source
+
+
+def parse(spec: str) -> AgentSpec:
+    """Read ``TARGET[:key=value...]`` (the module docstring's grammar) without importing anything.
+
+    ``"ismcts:simulations=1000"`` -> ``AgentSpec(target="ismcts", params={"simulations": 1000})``;
+    ``"my_agent.py:MyAgent:label=mine"`` -> target ``"my_agent.py:MyAgent"``, label ``"mine"``.
+    A part after the target without ``=`` is one ``ValueError`` naming the spec."""
+    text = spec.strip()
+    parts = text.split(":")
+    if not parts[0]:
+        raise ValueError(f"agent spec {spec!r}: empty agent name; choose one of {', '.join(names())}")
+    if ":" in text and "=" not in parts[1] and parts[0] not in registered():
+        target, rest = f"{parts[0]}:{parts[1]}", parts[2:]
+        if not _IDENTIFIER.fullmatch(parts[1]):
+            raise ValueError(f"agent spec {spec!r}: {parts[1]!r} is not a class name (write MODULE:Class)")
+    else:
+        target, rest = parts[0], parts[1:]
+    params: dict[str, Any] = {}
+    label = None
+    for pair in rest:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(
+                f"agent spec {spec!r}: {pair!r} is not key=value; write TARGET[:key=value...], "
+                "e.g. ismcts:simulations=100 or my_agent.py:MyAgent:depth=3"
+            )
+        if key == LABEL:
+            if not value.strip():
+                raise ValueError(f"agent spec {spec!r}: label= needs a name")
+            label = value.strip()
+        else:
+            params[key] = parse_value(value.strip())
+    return AgentSpec(text, target, params, label)
+
+
+def _entry_points() -> dict[str, str]:
+    """The installed ``hearts_env.agents`` entry points, name -> ``module:Class``."""
+    return {point.name: point.value for point in importlib.metadata.entry_points(group=GROUP)}
+
+
+def registered() -> dict[str, str]:
+    """Every registered agent, name -> ``module:Class``: the built-ins, then installed entry points."""
+    return {**_entry_points(), **BUILTIN_AGENTS}
+
+
+def names() -> list[str]:
+    """The registered agent names: the built-ins first, then those installed packages declare."""
+    return [*BUILTIN_AGENTS, *(name for name in _entry_points() if name not in BUILTIN_AGENTS)]
+
+
+def _load_file(path_text: str, spec: str) -> Any:
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        where = "" if path.is_absolute() else f" (relative to {Path.cwd()})"
+        raise ValueError(f"agent spec {spec!r}: no such file {path_text}{where}")
+    path = path.resolve()
+    module_name = f"hearts_env_agent_file_{abs(hash(str(path)))}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    loader_spec = importlib.util.spec_from_file_location(module_name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise ValueError(f"agent spec {spec!r}: {path_text} cannot be loaded as a Python file")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[module_name] = module  # dataclasses and pickling look the module up by name
+    try:
+        loader_spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[module_name]
+        raise ValueError(f"agent spec {spec!r}: running {path_text} failed: {error!r}") from error
+    return module
+
+
+def _load_module(name: str, spec: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        raise ValueError(f"agent spec {spec!r}: module {name!r} is not importable ({error})") from error
+
+
+def _is_agent_class(value: Any) -> bool:
+    return inspect.isclass(value) and not inspect.isabstract(value) and callable(getattr(value, "act", None))
+
+
+def load_class(target: str, spec: str | None = None) -> type:
+    """The class ``target`` names: a registered name, ``module:Class`` or ``file.py:Class``.
+
+    Each failure is one ``ValueError`` naming ``spec`` (default: ``target``) and what is wrong: an
+    unknown name, no such file, a module that is not importable, no such class in it, or a class
+    without an ``act`` method."""
+    spec = target if spec is None else spec
+    if ":" not in target:
+        table = registered()
+        if _is_path(target):
+            raise ValueError(f"agent spec {spec!r}: name the class in the file, e.g. {target}:MyAgent")
+        if target not in table:
+            raise ValueError(
+                f"unknown agent {target!r}: choose one of {', '.join(names())}, "
+                "or name your own class as module:Class or path/to/file.py:Class"
+            )
+        module_name, _, cls_name = table[target].partition(":")
+        module = _load_module(module_name, spec)
+    else:
+        source, _, cls_name = target.rpartition(":")
+        module = _load_file(source, spec) if _is_path(source) else _load_module(source, spec)
+    cls = getattr(module, cls_name, None)
+    if cls is None:
+        where = getattr(module, "__file__", None) or module.__name__
+        found = sorted(name for name, value in vars(module).items() if _is_agent_class(value))
+        hint = f"; classes with act there: {', '.join(found)}" if found else ""
+        raise ValueError(f"agent spec {spec!r}: no class {cls_name!r} in {where}{hint}")
+    if not _is_agent_class(cls):
+        raise ValueError(
+            f"agent spec {spec!r}: {cls_name} is not an agent class (subclass agents.Agent and "
+            "implement act(obs, rng))"
+        )
+    return cls
+
+
+def parameters(cls: type) -> list[str] | None:
+    """The parameters ``cls(rules, ...)`` accepts by keyword besides ``rules`` (None: any, it
+    takes ``**kwargs``)."""
+    listed = list(inspect.signature(cls.__init__).parameters.values())[2:]  # self, rules
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in listed):
+        return None
+    keyword = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p.name for p in listed if p.kind in keyword]
+
+
+def check(spec: str) -> AgentSpec:
+    """Parse ``spec`` and load its class: every error :func:`build_agent` can raise before the
+    agent is built (an unknown parameter included), without building it."""
+    parsed = parse(spec)
+    cls = load_class(parsed.target, parsed.text)
+    known = parameters(cls)
+    unknown = sorted(set(parsed.params) - set(known)) if known is not None else []
+    if unknown:
+        listed = ", ".join(known) if known else "none"
+        raise ValueError(
+            f"agent spec {parsed.text!r}: {parsed.short_name} has no parameter(s) {', '.join(unknown)}; "
+            f"its parameters: {listed} (and label=)"
+        )
+    return parsed
+
+
+def refusal(spec: str, rules: Rules) -> str | None:
+    """Why the agent of ``spec`` cannot play ``rules`` (None: it can, or its class does not say)."""
+    parsed = check(spec)
+    ask = getattr(load_class(parsed.target, parsed.text), "refusal", None)
+    return ask(rules) if callable(ask) else None
+
+
+def build_agent(spec: str, rules: Rules) -> object:
+    """The agent ``spec`` names, built for ``rules`` as ``Class(rules, **params)``.
+
+    Raises one ``ValueError`` naming the spec and what is wrong (see :func:`load_class` and
+    :func:`check`), or the agent's own ``ValueError`` when it cannot play ``rules``."""
+    parsed = check(spec)
+    return load_class(parsed.target, parsed.text)(rules, **parsed.params)
+
+
+_PATH_VALUE = re.compile(r"[/\\]|\.(pt|pth|ckpt|json|py)$")
+
+
+def default_label(spec: str) -> str:
+    """The name a spec without ``label=`` has in reports.
+
+    A registered name alone, or with plain parameters, is the spec as written (``strategy``,
+    ``ismcts:simulations=1000``); a spec with a path among its values (``ppo:checkpoint=...``)
+    is the name (``ppo``); a ``module:Class`` or file spec is the class's name."""
+    parsed = parse(spec)
+    if parsed.label is not None:
+        return parsed.label
+    if parsed.kind == "name" and not any(_PATH_VALUE.search(str(v)) for v in parsed.params.values()):
+        return parsed.text
+    return parsed.short_name
+
+
+def labels(specs: list[str]) -> list[str]:
+    """The labels of the agents of one table: ``label=`` where given, else :func:`default_label`,
+    with ``#2``, ``#3`` … added where two different specs would share one. The same spec twice
+    keeps one label (it is one agent); two different specs given the same ``label=`` are an error."""
+    first_spec: dict[str, str] = {}
+    chosen: dict[str, str] = {}
+    for spec in specs:
+        text = spec.strip()
+        if text in chosen:
+            continue
+        parsed = parse(text)
+        label = default_label(text)
+        if parsed.label is not None and label in first_spec:
+            raise ValueError(
+                f"agent specs {first_spec[label]!r} and {text!r} are both labelled {label!r}: "
+                "give each its own label="
+            )
+        base, count = label, 1
+        while label in first_spec:
+            count += 1
+            label = f"{base}#{count}"
+        first_spec[label] = text
+        chosen[text] = label
+    return [chosen[spec.strip()] for spec in specs]
+
+
+__all__ = [
+    "BUILTIN_AGENTS",
+    "GROUP",
+    "LABEL",
+    "AgentSpec",
+    "build_agent",
+    "check",
+    "default_label",
+    "labels",
+    "load_class",
+    "names",
+    "parameters",
+    "parse",
+    "parse_value",
+    "refusal",
+    "registered",
+]
