@@ -8,7 +8,10 @@ preset table; ``hearts_env.unpack(obs, layout, device=...)`` — a compact obser
 (``obs_format="uint8"`` / ``"packed"``) as the float32 one, on a torch device;
 ``hearts_env.Table(rules, num_games=B)`` — the batch API under all of them (B games stepped
 together: legal masks, ``step`` with rewards and deal/game ends, fixed deals, ``state_dict``),
-which agents, tournaments and training use.
+which agents, tournaments and training use;
+``hearts_env.single_agent_env(preset, opponents="random", seat=0)`` — one learning seat as a
+single-agent ``gymnasium.Env``, the other seats played by given agents (``action_masks()`` for
+``sb3_contrib.MaskablePPO``).
 Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``).
 """
 
@@ -18,6 +21,7 @@ from hearts_env.formats import OBS_FORMATS, unpack, unpack_numpy
 from hearts_env.observation import layout
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
 from hearts_env.rules import Rules
+from hearts_env.single import SingleSeatEnv, single_agent_env
 from hearts_env.table import StepResult, Table
 from hearts_env.vector import HeartsVectorEnv, vector_env
 
@@ -26,6 +30,7 @@ __all__ = [
     "PRESETS",
     "HeartsVectorEnv",
     "Rules",
+    "SingleSeatEnv",
     "StepResult",
     "Table",
     "all_configs",
@@ -39,6 +44,7 @@ __all__ = [
     "parse_cards",
     "preset_names",
     "raw_env",
+    "single_agent_env",
     "unpack",
     "unpack_numpy",
     "vector_env",

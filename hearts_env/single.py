@@ -107,9 +107,9 @@ class SingleSeatEnv(gymnasium.Env):
         self.table.reset(seed=seed, options=options, new_game=new_game)
         self._playing, self._over = True, False
         self._deals += 1
-        reward, info = self._play_opponents()
+        _, info = self._play_opponents()
         if self._over:  # only an opponent's forfeit (illegal_action="terminate") ends a deal this early
-            raise RuntimeError(f"the opponents ended the deal before seat {self.seat} acted (an illegal action)")
+            raise RuntimeError(f"an opponent forfeited the deal before seat {self.seat} acted")
         return self._observation(), info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -126,11 +126,9 @@ class SingleSeatEnv(gymnasium.Env):
         except ValueError as error:
             raise ValueError(f"{name}: {error}") from None
         reward, info = self._after(result)
-        if not self._over:
-            more, more_info = self._play_opponents()
-            reward += more
-            info = {**info, **more_info}
-        info["action_mask"] = self._mask.copy()
+        more, more_info = self._play_opponents()
+        reward += more
+        info.update(more_info)
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, self._over, False, info
