@@ -101,7 +101,9 @@ class SingleSeatEnv(gymnasium.Env):
         A seed starts a new game from it and reseeds the opponents' generator; without one, a
         deal episode continues the game with its next deal (a new game once one has ended).
         ``options`` are the PettingZoo env's (``hands``, ``dealer``, ``pass_direction``,
-        ``new_game``). Returns the seat's observation and ``{"action_mask": ...}``."""
+        ``new_game``). Returns the seat's observation and ``{"action_mask": ...}``. A failed
+        reset (a bad seed or option) changes nothing."""
+        self.table.parse_reset(seed, options)
         super().reset(seed=seed)
         new_game = seed is not None or not self._playing or self.rules.episode == "game"
         self.table.reset(seed=seed, options=options, new_game=new_game)
@@ -110,6 +112,8 @@ class SingleSeatEnv(gymnasium.Env):
         _, info = self._play_opponents()
         if self._over:  # only an opponent's forfeit (illegal_action="terminate") ends a deal this early
             raise RuntimeError(f"an opponent forfeited the deal before seat {self.seat} acted")
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -163,11 +167,11 @@ class SingleSeatEnv(gymnasium.Env):
             who = int(table.current_player[0])
             slot = np.array([self._deals * self.rules.num_players + who])
             batch = {"observation": table.observe(), "action_mask": table.action_mask(), "slot": slot}
-            action = np.asarray(self.opponents[who].act(batch, self.np_random)).reshape(-1)
+            action = np.asarray(self.opponents[who].act(batch, self.np_random))
             try:
-                result = table.step(action[:1].astype(np.int64))
-            except ValueError as error:
-                raise ValueError(f"opponent at seat {who} ({self.opponents[who]!r}): {error}") from None
+                result = table.step(action)
+            except (TypeError, ValueError) as error:
+                raise type(error)(f"opponent at seat {who} ({self.opponents[who]!r}): {error}") from None
             more, more_info = self._after(result)
             reward += more
             info.update(more_info)

@@ -178,6 +178,31 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     assert np.array_equal(env.action_masks(), info["action_mask"] > 0)
 
 
+def test_a_failed_reset_changes_nothing() -> None:
+    env = hearts_env.single_agent_env("hearts", "random", seed=3)
+    obs, state = env._observation(), env.np_random.bit_generator.state
+    with pytest.raises(ValueError, match="dealer must be a seat 0..3"):
+        env.reset(seed=9, options={"dealer": 7})
+    assert np.array_equal(env._observation(), obs) and env.np_random.bit_generator.state == state
+
+
+def test_an_opponent_that_plays_badly_is_named() -> None:
+    class Stubborn:
+        def __init__(self, action) -> None:
+            self.action = action
+
+        def act(self, obs, rng):
+            return self.action
+
+        def __repr__(self) -> str:
+            return "Stubborn()"
+
+    with pytest.raises(ValueError, match=r"^opponent at seat 1 \(Stubborn\(\)\): "):
+        hearts_env.single_agent_env("hearts", Stubborn(np.array([60])), seed=0).step(0)
+    with pytest.raises(TypeError, match=r"^opponent at seat 1 \(Stubborn\(\)\): actions must be 1 ints"):
+        hearts_env.single_agent_env("hearts", Stubborn(np.array([1.0])), seed=0)
+
+
 def test_terminate_forfeits_the_deal_at_the_maximum_penalty() -> None:
     env = hearts_env.single_agent_env("hearts", "random", illegal_action="terminate")
     env.reset(seed=0)
