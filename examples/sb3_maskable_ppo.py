@@ -3,8 +3,8 @@
 ``hearts_env.single_agent_env`` is a single-agent ``gymnasium.Env``: seat 0 learns, the other
 seats are played by fixed agents (here ``random``) inside ``step``. Its ``action_masks()`` is the
 method ``sb3_contrib.MaskablePPO`` reads, so every sampled action is legal. The reward (minus
-the seat's deal points, paid when the deal ends) is divided by the deal's penalty total to lie
-in [-1, 0].
+the seat's deal points, paid when the deal ends) is divided by the points at stake in a deal,
+to lie in [-1, 0].
 
 The evaluation is paired: the same seeded deals (hands, and the opponents' random generator)
 are played once with the trained policy in the seat (the most likely legal action) and once
@@ -33,12 +33,14 @@ from stable_baselines3.common.env_util import make_vec_env
 
 import agents
 import hearts_env
+from hearts_env.families import family
 
 
 def make_env(preset: str = "hearts", opponents: str = "random") -> gymnasium.Env:
-    """One learning seat (seat 0) of ``preset`` against ``opponents``, rewards scaled to [-1, 0]."""
+    """One learning seat (seat 0) of ``preset`` against ``opponents``, its rewards divided by the
+    points at stake in a deal (Hearts: [-1, 0])."""
     env = hearts_env.single_agent_env(preset, opponents)
-    scale = 1.0 / env.rules.penalty_total
+    scale = family(env.rules).reward_scale(env.rules)
     return gymnasium.wrappers.TransformReward(env, lambda reward: reward * scale)
 
 
