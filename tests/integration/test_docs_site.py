@@ -11,6 +11,7 @@ Every ``href`` and ``src`` of every page that is relative must name a file of th
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -110,6 +111,20 @@ def test_every_page_of_the_table_of_contents_is_built(site: Path) -> None:
 def test_every_internal_link_and_anchor_resolves(site: Path) -> None:
     broken = broken_links(site)
     assert not broken, f"{len(broken)} broken links, the first: " + "\n".join(broken[:20])
+
+
+def test_a_headless_browser_opens_the_index(site: Path) -> None:
+    """Where Chromium is installed (Debian's ``chromium``), the index loads and shows the contents."""
+    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+    if browser is None:
+        pytest.skip("no Chromium on this machine (apt-get install chromium)")
+    command = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"]
+    done = subprocess.run(
+        command + [(site / "index.html").as_uri()], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = done.stdout
+    assert "<title>hearts-env" in dom and 'href="api.html"' in dom and 'href="rules.html"' in dom, dom[:2000]
 
 
 def test_the_rules_page_has_its_heading_anchors(site: Path) -> None:
