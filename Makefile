@@ -12,7 +12,7 @@ TORCH_SPEC ?= torch==2.13.0
 TORCH_INDEX ?=
 TORCH_INSTALL = install -q "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 
-.PHONY: test run demo bench lint clean integration
+.PHONY: test run demo bench lint clean integration docs
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -75,5 +75,13 @@ integration: $(INTEGRATIONS:%=integration-%)
 integration-%: .venv-%/.installed
 	HEARTS_ENV_INTEGRATION=$* .venv-$*/bin/python -m pytest -p no:cacheprovider $(addprefix tests/integration/,$(or $(TESTS_$*),test_$*.py))
 
+# The documentation site (docs/, Sphinx with furo and MyST Markdown) in its own venv: a full build
+# with warnings as errors, then a check of every internal link and anchor of the built pages.
+EXTRAS_docs := docs,dev
+
+docs: .venv-docs/.installed
+	.venv-docs/bin/python -m sphinx -W --keep-going -E -b html docs docs/_build/html
+	HEARTS_ENV_INTEGRATION=docs .venv-docs/bin/python -m pytest -p no:cacheprovider tests/integration/test_docs_site.py
+
 clean:
-	rm -rf $(VENV) $(INTEGRATIONS:%=.venv-%) build *.egg-info
+	rm -rf $(VENV) $(INTEGRATIONS:%=.venv-%) .venv-docs docs/_build build *.egg-info
