@@ -184,10 +184,19 @@ def _load_file(path_text: str, spec: str) -> Any:
 
 
 def _load_module(name: str, spec: str) -> Any:
+    """The module ``name``; ``ValueError`` when it is not there, and an ``ImportError`` of a
+    dependency it imports (an optional extra such as torch) passed on, so a command can say what
+    to install."""
     try:
         return importlib.import_module(name)
-    except ImportError as error:
-        raise ValueError(f"agent spec {spec!r}: module {name!r} is not importable ({error})") from error
+    except ModuleNotFoundError as error:
+        missing = error.name or ""
+        if missing and (name == missing or name.startswith(missing + ".")):
+            raise ValueError(
+                f"agent spec {spec!r}: module {name!r} is not importable ({error}; is it installed, "
+                "or on PYTHONPATH? a file is written path/to/file.py:Class)"
+            ) from error
+        raise
 
 
 def _is_agent_class(value: Any) -> bool:
