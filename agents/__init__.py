@@ -92,8 +92,10 @@ def refusal(name: str, rules: Rules) -> str | None:
 
     From the class's declaration alone (:meth:`Agent.supports`): nothing is built or imported
     beyond the agent's module, so a command can check its agents before it starts. A ``ppo``
-    checkpoint's own configuration is checked when it is loaded."""
-    return agent_class(name).refusal(rules)
+    checkpoint's own configuration is checked when it is loaded. A custom class that does not
+    subclass :class:`Agent` and has no ``refusal`` of its own is taken to play every preset."""
+    ask = getattr(agent_class(name), "refusal", None)
+    return ask(rules) if callable(ask) else None
 
 
 def from_rules(name: str, rules: Rules, **params: Any) -> Agent:

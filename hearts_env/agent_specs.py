@@ -146,6 +146,13 @@ def parse(spec: str) -> AgentSpec:
     return AgentSpec(text, target, params, label)
 
 
+def absolute(spec: str) -> str:
+    """``spec`` with a file target's path made absolute, other specs as written (stripped): what
+    a process with another working directory (a Ray worker, a later resume) needs."""
+    parsed = parse(spec)
+    return parsed.absolute() if parsed.kind == "file" else parsed.text
+
+
 def _entry_points() -> dict[str, str]:
     """The installed ``hearts_env.agents`` entry points, name -> ``module:Class``."""
     return {point.name: point.value for point in importlib.metadata.entry_points(group=GROUP)}
@@ -297,34 +304,57 @@ def default_label(spec: str) -> str:
     return parsed.short_name
 
 
+def _folder_label(parsed: AgentSpec) -> str | None:
+    """``ppo (hearts-4p)`` for ``ppo:checkpoint=runs/hearts-4p/policy.pt``: the name with the folder
+    of its first path-like value, or None when it has none."""
+    for value in parsed.params.values():
+        if isinstance(value, str) and _PATH_VALUE.search(value):
+            folder = Path(value).parent.name
+            return f"{parsed.short_name} ({folder or value})"
+    return None
+
+
 def labels(specs: list[str]) -> list[str]:
-    """The labels of the agents of one table: ``label=`` where given, else :func:`default_label`,
-    with ``#2``, ``#3`` … added where two different specs would share one. The same spec twice
-    keeps one label (it is one agent); two different specs given the same ``label=`` are an error."""
-    first_spec: dict[str, str] = {}
-    chosen: dict[str, str] = {}
-    for spec in specs:
-        text = spec.strip()
-        if text in chosen:
+    """The labels of the agents of one table, in the order of ``specs``.
+
+    ``label=`` where given, else :func:`default_label`. A spec written as its own label
+    (``strategy``, ``ppo``) keeps it; specs whose default labels would be the same, or taken,
+    are told apart by the folder of their path (``ppo (hearts-4p)``), else by ``#2``, ``#3`` …
+    (``MyAgent#2``). The same spec twice
+    is one agent with one label; two specs given the same ``label=`` are one ``ValueError``."""
+    unique = list(dict.fromkeys(spec.strip() for spec in specs))
+    parsed = {spec: parse(spec) for spec in unique}
+    owner: dict[str, str] = {}  # label -> the spec that has it
+    for spec in unique:  # explicit labels and specs that are their own label first
+        label = parsed[spec].label
+        if label is None and default_label(spec) == spec:
+            label = spec
+        if label is None:
             continue
-        parsed = parse(text)
-        label = default_label(text)
-        if parsed.label is not None and label in first_spec:
+        if label in owner:
             raise ValueError(
-                f"agent specs {first_spec[label]!r} and {text!r} are both labelled {label!r}: "
+                f"agent specs {owner[label]!r} and {spec!r} are both labelled {label!r}: "
                 "give each its own label="
             )
+        owner[label] = spec
+    chosen = {label_spec: label for label, label_spec in owner.items()}
+    rest = [spec for spec in unique if spec not in chosen]
+    defaults = [default_label(spec) for spec in rest]
+    for spec, label in zip(rest, defaults):
+        if label in owner or defaults.count(label) > 1:  # shared: each by its folder where it has one
+            label = _folder_label(parsed[spec]) or label
         base, count = label, 1
-        while label in first_spec:
+        while label in owner:
             count += 1
             label = f"{base}#{count}"
-        first_spec[label] = text
-        chosen[text] = label
+        owner[label] = spec
+        chosen[spec] = label
     return [chosen[spec.strip()] for spec in specs]
 
 
 __all__ = [
     "BUILTIN_AGENTS",
+    "absolute",
     "GROUP",
     "LABEL",
     "AgentSpec",

@@ -242,13 +242,15 @@ def test_the_cli_says_when_the_json_already_holds_the_whole_tournament(tmp_path,
             "--json", str(out)]  # fmt: skip
     assert main(argv) == 0
     first = capsys.readouterr()
-    assert "already holds" not in first.err
+    assert "already complete" not in first.out
     runs = json.loads(out.read_text())["runs"]
     assert len(runs) == 1 and runs[0]["command"] == "hearts-env " + " ".join(argv)
     assert main(argv) == 0
     second = capsys.readouterr()
-    assert "already holds this whole tournament (4 deals" in second.err
-    assert "Delete the file" in second.err and "lowest" in second.out  # the report is still printed
+    assert second.out.startswith("already complete: 4 deals; nothing to play")
+    header = second.out.splitlines()[1]  # the table follows, without a time it did not just take
+    assert header == "hearts (4 players): 4 duplicate deals x 2 seatings (lower points are better)"
+    assert "delete it or choose another --json" in second.out and "lowest" in second.out
     assert len(json.loads(out.read_text())["runs"]) == 1  # nothing played, nothing recorded
 
 
