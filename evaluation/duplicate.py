@@ -29,6 +29,11 @@ agent played. ``moons_shot`` / ``moons_allowed``: deals in which the agent's sea
 another seat did. ``illegal``: actions outside the mask (each is replaced by a random legal
 action so the game goes on; the count must be 0).
 
+Names: the record keys every agent by its whole spec (``config.agents``); the report, the
+table, the CSV and the chart name it by its label (``label=``, else a short default such as
+``ppo`` for ``ppo:checkpoint=...`` or ``MyAgent`` for ``my_agent.py:MyAgent``:
+:func:`agents.labels`), and each agent row keeps the whole spec as ``spec``.
+
 Teams (``rules.teams``): a seat's game is won with its team — the lower team total (the sum of
 the partners' totals) wins, each partner is credited the win, tied teams share it. The report's
 ``teams`` section gives each team (named by its agents, e.g. ``strategy+strategy``, and its

@@ -18,7 +18,9 @@ Registered names resolve through the entry-point group ``hearts_env.agents`` (an
 package declares ``my_agent = "my_package.agents:MyAgent"`` under
 ``[project.entry-points."hearts_env.agents"]``), then through :data:`BUILTIN_AGENTS`, the
 built-in agents this package declares there too, so a source checkout without installed
-metadata still finds them. A built-in name wins over an entry point of the same name.
+metadata still finds them. A built-in name wins over an entry point of the same name, and a
+registered name wins over a module of that name: ``random:Random`` is the agent ``random`` with
+a part that is not ``key=value`` (refused), not the standard library's class.
 
 This module sits below the agents: it imports agent classes by name when a spec is resolved,
 never at import time.
@@ -121,7 +123,7 @@ def parse(spec: str) -> AgentSpec:
     parts = text.split(":")
     if not parts[0]:
         raise ValueError(f"agent spec {spec!r}: empty agent name; choose one of {', '.join(names())}")
-    if ":" in text and "=" not in parts[1] and parts[0] not in registered():
+    if ":" in text and "=" not in parts[1] and (_is_path(parts[0]) or parts[0] not in registered()):
         target, rest = f"{parts[0]}:{parts[1]}", parts[2:]
         if not _IDENTIFIER.fullmatch(parts[1]):
             raise ValueError(f"agent spec {spec!r}: {parts[1]!r} is not a class name (write MODULE:Class)")
