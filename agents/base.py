@@ -68,6 +68,7 @@ class Agent(ABC):
     ``package.module:Class``, or an entry point of the ``hearts_env.agents`` group)."""
 
     name: str = "agent"
+    """The agent's name in messages; a subclass that does not set it is named by its class."""
     games: ClassVar[tuple[str, ...]] = GAMES
     """The game families (``Rules.game``) this agent plays; :meth:`supports` may narrow them."""
 
@@ -101,6 +102,8 @@ class Agent(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Each subclass's ``act`` gets float32 observations whatever format it is called with."""
         super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            cls.name = cls.__name__
         if "act" in cls.__dict__ and not getattr(cls.__dict__["act"], "__isabstractmethod__", False):
             cls.act = _any_format(cls.__dict__["act"])
 
