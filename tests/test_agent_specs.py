@@ -271,7 +271,7 @@ def test_the_example_agent_plays_and_beats_random() -> None:
     rows = {row["name"]: row for row in report["agents"]}
     assert rows["MyAgent"]["illegal"] == 0
     assert rows["MyAgent"]["mean_points"] < rows["random"]["mean_points"]
-    with pytest.raises(ValueError, match="cannot play smear_partnership"):
+    with pytest.raises(ValueError, match="agent 'MyAgent' cannot play smear_partnership"):
         build_agent(spec, make_rules("smear_partnership"))
 
 
