@@ -307,12 +307,15 @@ def default_label(spec: str) -> str:
 
 
 def _folder_label(parsed: AgentSpec) -> str | None:
-    """``ppo (hearts-4p)`` for ``ppo:checkpoint=runs/hearts-4p/policy.pt``: the name with the folder
-    of its first path-like value, or None when it has none."""
+    """The name with what tells its first path-like value apart, or None when it has none: the
+    folder of a file named ``policy.pt`` (what training writes: ``ppo (hearts-4p)`` for
+    ``ppo:checkpoint=runs/hearts-4p/policy.pt``), else the file's stem (``ppo (h128)`` for
+    ``ppo:checkpoint=results/lean/h128.pt``)."""
     for value in parsed.params.values():
         if isinstance(value, str) and _PATH_VALUE.search(value):
-            folder = Path(value).parent.name
-            return f"{parsed.short_name} ({folder or value})"
+            path = Path(value)
+            part = path.parent.name if path.name == "policy.pt" else path.stem
+            return f"{parsed.short_name} ({part or value})"
     return None
 
 
@@ -321,9 +324,9 @@ def labels(specs: list[str]) -> list[str]:
 
     ``label=`` where given, else :func:`default_label`. A spec written as its own label
     (``strategy``, ``ppo``) keeps it; specs whose default labels would be the same, or taken,
-    are told apart by the folder of their path (``ppo (hearts-4p)``), else by ``#2``, ``#3`` …
-    (``MyAgent#2``). The same spec twice
-    is one agent with one label; two specs given the same ``label=`` are one ``ValueError``."""
+    are told apart by their path (``ppo (hearts-4p)``, see :func:`_folder_label`), else by
+    ``#2``, ``#3`` … (``MyAgent#2``). The same spec twice is one agent with one label; two specs
+    given the same ``label=`` are one ``ValueError``."""
     unique = list(dict.fromkeys(spec.strip() for spec in specs))
     parsed = {spec: parse(spec) for spec in unique}
     owner: dict[str, str] = {}  # label -> the spec that has it
