@@ -4,15 +4,21 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
+# torch is installed first, with an exact pin, so that the package's `torch>=2.3` installs nothing
+# more. TORCH_INDEX chooses where that one wheel comes from: empty (the default) is pip's own
+# configured indexes, which on PyPI for Linux means the CUDA build (several GB); for the CPU
+# wheel, `make test TORCH_INDEX=https://download.pytorch.org/whl/cpu`. TORCH_SPEC: another build.
+TORCH_SPEC ?= torch==2.13.0
+TORCH_INDEX ?=
+TORCH_INSTALL = install -q "$(TORCH_SPEC)" $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 
-.PHONY: test run demo bench lint clean integration
+.PHONY: test run demo bench lint clean integration docs
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	# setuptools >= 77 builds the SPDX `license` offline (tests/test_packaging.py builds a wheel).
 	$(PIP) install -q --upgrade pip "setuptools>=77"
-	# Exact torch pin first: the machine holds this CPU wheel; a looser pin could pull a CUDA build.
-	$(PIP) install -q torch==2.13.0
+	$(PIP) $(TORCH_INSTALL)
 	$(PIP) install -q -e ".[training,benchmarks,dev]"
 	touch $(STAMP)
 
@@ -46,7 +52,7 @@ EXTRAS_supersuit := supersuit,dev
 EXTRAS_torchrl := torchrl,training,dev
 EXTRAS_tianshou := tianshou,training,dev
 EXTRAS_ray := rllib,training,dev
-# Which need torch first (exact pin: the CPU wheel on this machine, never a CUDA build).
+# Which need torch first (TORCH_SPEC from TORCH_INDEX, as the main venv).
 TORCH_torchrl := 1
 TORCH_tianshou := 1
 TORCH_ray := 1
@@ -61,7 +67,7 @@ integration: $(INTEGRATIONS:%=integration-%)
 .venv-%/.installed: pyproject.toml
 	test -x .venv-$*/bin/python || $(PYTHON) -m venv .venv-$*
 	.venv-$*/bin/pip install -q --upgrade pip "setuptools>=77"
-	$(if $(TORCH_$*),.venv-$*/bin/pip install -q torch==2.13.0)
+	$(if $(TORCH_$*),.venv-$*/bin/pip $(TORCH_INSTALL))
 	.venv-$*/bin/pip install -q -e ".[$(EXTRAS_$*)]"
 	touch $@
 
@@ -69,5 +75,13 @@ integration: $(INTEGRATIONS:%=integration-%)
 integration-%: .venv-%/.installed
 	HEARTS_ENV_INTEGRATION=$* .venv-$*/bin/python -m pytest -p no:cacheprovider $(addprefix tests/integration/,$(or $(TESTS_$*),test_$*.py))
 
+# The documentation site (docs/, Sphinx with furo and MyST Markdown) in its own venv: a full build
+# with warnings as errors, then a check of every internal link and anchor of the built pages.
+EXTRAS_docs := docs,dev
+
+docs: .venv-docs/.installed
+	.venv-docs/bin/python -m sphinx -W --keep-going -E -b html docs docs/_build/html
+	HEARTS_ENV_INTEGRATION=docs .venv-docs/bin/python -m pytest -p no:cacheprovider tests/integration/test_docs_site.py
+
 clean:
-	rm -rf $(VENV) $(INTEGRATIONS:%=.venv-%) build *.egg-info
+	rm -rf $(VENV) $(INTEGRATIONS:%=.venv-%) .venv-docs docs/_build build *.egg-info

@@ -118,7 +118,7 @@ class Agent(ABC):
         return int(self.act(batch, rng)[0])
 
     def view(self, obs: Observation, name: str) -> np.ndarray:
-        """The observation piece ``name`` of a batch, shape (B, *piece shape)."""
+        """The observation piece ``name`` of a batch, shape ``(B, *piece_shape)``."""
         return self.layout.view(obs["observation"], name)
 
     def __repr__(self) -> str:

@@ -396,13 +396,14 @@ def throughput_formats() -> str:
 
 
 def throughput_before_after() -> str:
-    """README.md: the medians of ``results/throughput_before_after.json`` (before and after issue 8)."""
+    """results/README.md: the medians of ``results/throughput_before_after.json`` (the Hearts-family
+    presets against the standard-Hearts engine before them)."""
     data = load("throughput_before_after.json")
     before, after = (v for k, v in data.items() if isinstance(v, dict) and "median_obs" in v)
     change = after["median_no_obs"] / before["median_no_obs"] - 1
     return _paragraph(
-        f"The Hearts-family work (issues 8 and 9) against the commit before it, side by side, "
-        f"{len(before['no_obs'])} alternated runs of each (`results/throughput_before_after.json`, "
+        f"Side by side, {len(before['no_obs'])} alternated runs of each "
+        "(`results/throughput_before_after.json`, "
         f"B=4,096 standard Hearts, median, {_date(data)}): {before['median_no_obs'] / 1e6:.2f}M/s before and "
         f"{after['median_no_obs'] / 1e6:.2f}M/s after without observations ({signed(100 * change, 1)}%), "
         f"{before['median_obs'] / 1e6:.2f}M/s and {after['median_obs'] / 1e6:.2f}M/s with them."
@@ -410,7 +411,7 @@ def throughput_before_after() -> str:
 
 
 def throughput_second_reading() -> str:
-    """README.md: the second reading of the rules against the commit before it
+    """results/README.md: Royal Hearts' moon choice against the commit before it
     (``results/throughput_second_reading.json``, :mod:`benchmarks.before_after`)."""
     data = load("throughput_second_reading.json")
     lines = [
@@ -426,7 +427,7 @@ def throughput_second_reading() -> str:
 
 
 def throughput_house() -> str:
-    """results/README.md: make bench's B=4096 rows of the house redesign (issue 19) against the
+    """results/README.md: make bench's B=4096 rows of the trick-taking core against the
     commit before it (``results/throughput_house*.json``, ``before_after --bench``)."""
     lines = []
     for name in ("throughput_house.json", "throughput_house_batched15.json"):

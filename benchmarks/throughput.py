@@ -261,7 +261,7 @@ def check_targets(rows: list[Row]) -> tuple[bool, str]:
         if ratio is not None and spiel:
             met &= row.decisions_per_second / spiel >= ratio
             text += f", {row.decisions_per_second / spiel:.1f}x OpenSpiel, target {ratio:g}x"
-        lines.append(f"{text}) {'met' if met else 'MISSED'}")
+        lines.append(f"{text}) {'met' if met else 'below target'}")
         ok &= met
     return ok, "\n".join(lines)
 

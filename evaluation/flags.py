@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -196,6 +197,26 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+_ROLE = re.compile(r":[\w:.-]+:`(?:~?([^`<]*?)\s*<[^`>]*>|~?([^`]*))`")
+_LITERAL = re.compile(r"``(.+?)``|`([^`]+)`")
+
+
+def help_text(doc: str) -> str:
+    """A docstring's reStructuredText as ``--help`` shows it: ``:data:`RESUMABLE_CHANGES``` ->
+    ``RESUMABLE_CHANGES`` (``~a.b`` -> ``b``, ``text <target>`` -> ``text``), literals without
+    their backquotes; whitespace runs as one space."""
+
+    def role(match: re.Match) -> str:
+        if match.group(1) is not None:
+            return match.group(1)
+        target = match.group(2)
+        return target.rsplit(".", 1)[-1] if match.group(0).count("`~") else target
+
+    text = _ROLE.sub(role, doc)
+    text = _LITERAL.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
+    return " ".join(text.split())
 
 
 def add_debug(parser: argparse.ArgumentParser, top: bool = True) -> None:

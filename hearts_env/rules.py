@@ -192,7 +192,7 @@ class Rules:
     """``"points"``: sum of card points; ``"royal"``: Royal Hearts' queens (Q♥ doubles its
     taker's hearts, Q♣ cancels his Q♠, Q♦ lowers his game total by its points, not below 0;
     his deal points are the change applied to his total); ``"royal_deal_floor"``: the same with
-    Q♦'s floor on the deal score instead (no deal below 0), the first reading."""
+    Q♦'s floor on the deal score instead (no deal below 0): the other reading of the sources."""
     moon: str = "old"
     """Taking every penalty card: ``"old"`` (the shooter scores his points less the penalty total,
     every other player adds it), ``"new"`` (the shooter subtracts it twice: minus the total,

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import hearts_cli
+from hearts_cli.rules import terminal_text
 from hearts_env import describe as describe_module
 from hearts_env.describe import (
     blocks,
@@ -107,25 +108,79 @@ def test_the_options_table_holds_every_field_with_its_docstring() -> None:
 
 
 # ---------------------------------------------------------------------- hearts-env rules
+MARKUP = re.compile(r"\[[^\]]*\]\([^)]*\)|<!--|-->|\*\*|`|^#+ |^\|", re.M)
+"""Markdown that must not reach the terminal: links, HTML comments, bold, code, headings, table pipes."""
+
+
 @pytest.mark.parametrize("name", ["hearts", "black_maria", "cancellation_hearts", "partnership_hearts"])
 def test_the_rules_command_prints_the_preset(name: str, capsys) -> None:
-    assert hearts_cli.main(["rules", name]) == 0
+    assert hearts_cli.main(["rules", name, "--markdown"]) == 0
     assert capsys.readouterr().out == describe_preset(name) + "\n"
+    assert hearts_cli.main(["rules", name]) == 0
+    out = capsys.readouterr().out
+    assert out == terminal_text(describe_preset(name)) + "\n"
+    assert out.startswith(f"{name}\n{'=' * len(name)}\n\n{PRESETS[name].description}\n")
+    assert "\n• Players and cards. " in out and "\n• Card points. " in out
+    assert ("\nBy player count\n---" in out) == (len(PRESETS[name].counts) > 1)
+    assert not MARKUP.search(out), MARKUP.search(out)
 
 
 def test_the_rules_command_describes_configured_rules(capsys) -> None:
     argv = ["rules", "black_maria", "--players", "4", "--reading", "ace_ten", "--option", "moon=new"]
-    assert hearts_cli.main(argv) == 0
+    assert hearts_cli.main(argv + ["--markdown"]) == 0
     out = capsys.readouterr().out
     rules = make_rules("black_maria", 4, reading="ace_ten", moon="new")
     assert out.startswith('## `black_maria`: 4 players, reading="ace_ten", moon=new\n\n')
     assert out.endswith(describe(rules) + "\n")
-    assert "A♠ 10; K♠ 7" in out and "−43" in out
+    assert hearts_cli.main(argv) == 0
+    out = capsys.readouterr().out
+    heading = 'black_maria: 4 players, reading="ace_ten", moon=new'
+    assert out.startswith(f"{heading}\n{'=' * len(heading)}\n\n• Players and cards. 4 players")
+    assert out.endswith(terminal_text(describe(rules)) + "\n")
+    assert "A♠ 10; K♠ 7" in out and "−43" in out and not MARKUP.search(out)
 
 
 def test_the_rules_command_lists_the_presets(capsys) -> None:
-    assert hearts_cli.main(["rules"]) == 0
+    assert hearts_cli.main(["rules", "--markdown"]) == 0
     assert capsys.readouterr().out == preset_index() + "\n"
+    assert hearts_cli.main(["rules"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["preset", "players", "description"] and set(lines[1]) == {"-", " "}
+    column = lines[0].index("description")  # every description starts in the header's column
+    assert [line.split()[0] for line in lines[2:]] == list(PRESETS)
+    for line, (name, spec) in zip(lines[2:], PRESETS.items()):
+        assert line[column:] == spec.description.replace("`", ""), name
+    assert not MARKUP.search("\n".join(lines))
+
+
+def test_no_markdown_reaches_the_terminal_from_any_preset_or_configuration(capsys) -> None:
+    """Every preset's text, every player count's and the index, as the command prints them."""
+    for name, spec in PRESETS.items():
+        texts = [describe_preset(name)] + [describe(make_rules(name, n)) for n in spec.counts]
+        for text in texts:
+            out = terminal_text(text)
+            found = MARKUP.search(out)
+            assert not found, (name, found.group(0), out[max(0, found.start() - 80) : found.end() + 80])
+    assert not MARKUP.search(terminal_text(preset_index()))
+
+
+def test_the_terminal_text_renders_each_markdown_element() -> None:
+    text = (
+        "<!-- begin preset:x -->\n## `x`: a **game**\n\nSee [the rules](rules.md#options) and "
+        "[a site](https://example.org).\n\n- **One.** first\n  - `inner` item\n\n"
+        "| a | long header |\n|---|---|\n| `wide cell` | 2 |\n<!-- end preset:x -->\n"
+    )
+    assert terminal_text(text) == (
+        "x: a game\n=========\n\nSee the rules and a site (https://example.org).\n\n"
+        "• One. first\n  ◦ inner item\n\n"
+        "a          long header\n---------  -----------\nwide cell  2"
+    )
+    styled = terminal_text("## Title\n\n- **bold** words", styled=True)
+    assert styled == "\x1b[1mTitle\x1b[0m\n-----\n\n• \x1b[1mbold\x1b[0m words".replace("-----", "=====")
+    wrapped = terminal_text("- " + "word " * 30 + "`make_rules(a, b)`", width=40)
+    lines = wrapped.splitlines()
+    assert len(lines) > 3 and all(len(line) <= 40 for line in lines) and lines[1].startswith("  word")
+    assert "make_rules(a, b)" in lines[-1]  # a code span is never broken across lines
 
 
 @pytest.mark.parametrize(

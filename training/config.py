@@ -30,6 +30,7 @@ from evaluation.flags import (
     comma_list,
     family_help,
     fraction,
+    help_text,
     non_negative_float,
     non_negative_int,
     positive_float,
@@ -246,7 +247,7 @@ def _field_docs(cls: type) -> dict[str, str]:
     docs = {}
     for node, following in zip(body, body[1:]):
         if isinstance(node, ast.AnnAssign) and isinstance(following, ast.Expr):
-            docs[node.target.id] = " ".join(str(following.value.value).split())  # type: ignore[union-attr]
+            docs[node.target.id] = help_text(str(following.value.value))  # type: ignore[union-attr]
     return docs
 
 
