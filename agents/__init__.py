@@ -25,7 +25,12 @@ configuration its checkpoint was trained for. Each agent class declares it
 (:meth:`Agent.supports`); :func:`refusal` asks without building the agent, and building one for
 rules it cannot play is one ``ValueError`` naming the agent, the preset and what it plays.
 
-A *spec* names an agent with parameters, for command lines: ``"ismcts:simulations=1000"``.
+A *spec* names an agent with parameters, for command lines: ``"ismcts:simulations=1000"``,
+``"my_agent.py:MyAgent:depth=3"``, ``"my_package.agents:MyAgent:label=mine"``
+(:mod:`hearts_env.agent_specs`: the grammar, ``label=``, and the entry-point group
+``hearts_env.agents`` through which an installed package registers its agents; :func:`names`
+lists them beside the built-ins). Every function here that takes an agent ``name`` takes any
+spec target: a registered name, ``module:Class`` or ``path/to/file.py:Class``.
 
 :func:`family_defaults` gives, per game family (``"hearts"``, ``"smear"``), the agents that
 training, evaluation and tournaments use when no agent is named.
@@ -33,26 +38,21 @@ training, evaluation and tournaments use when no agent is named.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 from typing import Any
 
 from agents.base import Agent, Observation
+from hearts_env import agent_specs
+from hearts_env.agent_specs import BUILTIN_AGENTS, parse_value
 from hearts_env.families import FAMILIES, FamilyDefaults, family_of
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
 
-REGISTRY: dict[str, str] = {
-    "random": "agents.simple:RandomAgent",
-    "lowest": "agents.simple:LowestAgent",
-    "ducker": "agents.simple:DuckerAgent",
-    "strategy": "agents.strategy:StrategyAgent",
-    "smear": "agents.smear:SmearAgent",
-    "ismcts": "agents.ismcts:ISMCTSAgent",
-    "ppo": "agents.ppo:PPOAgent",
-}
-"""Agent name -> ``module:class``; imported on use, so optional dependencies stay optional."""
+REGISTRY: dict[str, str] = BUILTIN_AGENTS
+"""Built-in agent name -> ``module:class``; imported on use, so optional dependencies stay
+optional (the table of :data:`hearts_env.agent_specs.BUILTIN_AGENTS`, which pyproject.toml
+declares as entry points too)."""
 
 
 FAMILY_DEFAULTS: dict[str, FamilyDefaults] = {name: record.agents for name, record in FAMILIES.items()}
@@ -65,22 +65,26 @@ def family_defaults(game: str) -> FamilyDefaults:
 
 
 def names() -> list[str]:
-    """Names of every registered agent."""
-    return list(REGISTRY)
+    """Names of every registered agent: the built-ins, then those installed packages register
+    under the entry-point group ``hearts_env.agents``."""
+    return [*REGISTRY, *(name for name in agent_specs.names() if name not in REGISTRY)]
 
 
 def agent_class(name: str) -> type[Agent]:
-    """The class registered as ``name``."""
-    if name not in REGISTRY:
-        raise ValueError(f"unknown agent {name!r}: choose one of {', '.join(REGISTRY)}")
-    module, cls = REGISTRY[name].split(":")
-    return getattr(importlib.import_module(module), cls)
+    """The class ``name`` names: a registered agent, ``module:Class`` or ``path/to/file.py:Class``
+    (``ValueError`` naming what is wrong otherwise, :func:`hearts_env.agent_specs.load_class`)."""
+    return agent_specs.load_class(name)
 
 
 def agent_parameters(name: str) -> list[str]:
-    """The keyword-only parameters of agent ``name`` (its own settings, not rule options)."""
-    signature = inspect.signature(agent_class(name).__init__)
-    return [p.name for p in signature.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    """The parameters of agent ``name`` that are its own settings, not rule options: the
+    keyword-only ones of the built-ins, every keyword one besides ``rules`` of a custom class
+    (none listed for a class that takes ``**kwargs``: it accepts any)."""
+    cls = agent_class(name)
+    if name in REGISTRY:
+        signature = inspect.signature(cls.__init__)
+        return [p.name for p in signature.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    return agent_specs.parameters(cls) or []
 
 
 def refusal(name: str, rules: Rules) -> str | None:
@@ -88,17 +92,21 @@ def refusal(name: str, rules: Rules) -> str | None:
 
     From the class's declaration alone (:meth:`Agent.supports`): nothing is built or imported
     beyond the agent's module, so a command can check its agents before it starts. A ``ppo``
-    checkpoint's own configuration is checked when it is loaded."""
-    return agent_class(name).refusal(rules)
+    checkpoint's own configuration is checked when it is loaded. A custom class that does not
+    subclass :class:`Agent` and has no ``refusal`` of its own is taken to play every preset."""
+    ask = getattr(agent_class(name), "refusal", None)
+    return ask(rules) if callable(ask) else None
 
 
 def from_rules(name: str, rules: Rules, **params: Any) -> Agent:
     """Agent ``name`` for an existing :class:`~hearts_env.rules.Rules`, with its own ``params``."""
-    unknown = set(params) - set(agent_parameters(name))
+    cls = agent_class(name)
+    takes_any = name not in REGISTRY and agent_specs.parameters(cls) is None
+    unknown = set() if takes_any else set(params) - set(agent_parameters(name))
     if unknown:
         known = ", ".join(agent_parameters(name)) or "none"
         raise ValueError(f"agent {name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}")
-    return agent_class(name)(rules, **params)
+    return cls(rules, **params)
 
 
 def make(name: str, preset: str = "hearts", num_players: int | None = None, **kwargs: Any) -> Agent:
@@ -115,34 +123,20 @@ def make(name: str, preset: str = "hearts", num_players: int | None = None, **kw
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"ismcts:simulations=1000:uct_c=2"`` -> ``("ismcts", {"simulations": 1000, "uct_c": 2.0})``.
+    """``"ismcts:simulations=1000:uct_c=2"`` -> ``("ismcts", {"simulations": 1000, "uct_c": 2.0})``;
+    ``"my_agent.py:MyAgent:depth=3:label=mine"`` -> ``("my_agent.py:MyAgent", {"depth": 3})``.
 
-    Values are read as int, float, true/false, or else kept as text.
-    """
-    name, *pairs = spec.strip().split(":")
-    params: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep:
-            raise ValueError(
-                f"agent spec {spec!r}: write parameters as key=value, e.g. ismcts:simulations=100"
-            )
-        params[key.strip()] = parse_value(text.strip())
-    agent_class(name)
-    return name, params
+    The target and the agent's own parameters (``label=`` is not one of them: see :func:`labels`);
+    values are read as int, float, true/false, or else kept as text. The class is loaded, so an
+    unknown agent, file, module, class or parameter is one ``ValueError`` naming the spec."""
+    parsed = agent_specs.check(spec)
+    return parsed.target, dict(parsed.params)
 
 
-def parse_value(text: str) -> Any:
-    """A command-line value as int, float, bool or str."""
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+def labels(specs: list[str]) -> list[str]:
+    """The names the agents of ``specs`` have in one table's reports
+    (:func:`hearts_env.agent_specs.labels`): ``label=`` where given, else a short default."""
+    return agent_specs.labels(specs)
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -183,6 +177,7 @@ __all__ = [
     "from_rules",
     "family_defaults",
     "from_spec",
+    "labels",
     "make",
     "names",
     "parse_option",

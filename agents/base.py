@@ -47,10 +47,28 @@ Observation = Mapping[str, np.ndarray]
 
 
 class Agent(ABC):
-    """A policy for one rules set. Subclasses implement :meth:`act`; keyword-only constructor
-    parameters are the agent's own settings (``agents.make`` routes them there)."""
+    """A policy for one rules set: the contract every agent, built-in or your own, follows.
+
+    * **Constructor** ``Agent(rules, **params)``: ``rules`` is the :class:`~hearts_env.rules.Rules`
+      it plays; keyword-only parameters with defaults are the agent's own settings (a spec's
+      ``key=value``, e.g. ``my_agent.py:MyAgent:depth=3``; ``agents.make`` routes them there).
+      A subclass calls ``super().__init__(rules)``, which refuses rules it cannot play and sets
+      :attr:`rules` and :attr:`layout`.
+    * :meth:`act` ``(obs, rng) -> (B,)`` int64: one legal action per row of
+      ``{"observation": (B, D) float32, "action_mask": (B, A) int8}`` (and an optional
+      ``"slot"``, see the module docstring); ``rng`` is a ``numpy.random.Generator``. The base
+      class checks the batch fits the rules and unpacks compact formats first.
+    * The observation is read by piece name: :meth:`view` (``self.view(obs, "hand")``:
+      ``(B, 52)``; the pieces are listed in :mod:`hearts_env.observation`), the legal actions
+      from the mask, never from engine state.
+    * What it plays: :attr:`games` (game families) and :meth:`supports` (None, or why not).
+
+    docs/your-agent.md is the guide, with a complete example (``examples/my_agent.py``) and how
+    to name your class in ``tournament``, ``play`` and training (``path/to/file.py:Class``,
+    ``package.module:Class``, or an entry point of the ``hearts_env.agents`` group)."""
 
     name: str = "agent"
+    """The agent's name in messages; a subclass that does not set it is named by its class."""
     games: ClassVar[tuple[str, ...]] = GAMES
     """The game families (``Rules.game``) this agent plays; :meth:`supports` may narrow them."""
 
@@ -84,6 +102,8 @@ class Agent(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Each subclass's ``act`` gets float32 observations whatever format it is called with."""
         super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            cls.name = cls.__name__
         if "act" in cls.__dict__ and not getattr(cls.__dict__["act"], "__isabstractmethod__", False):
             cls.act = _any_format(cls.__dict__["act"])
 

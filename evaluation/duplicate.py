@@ -29,6 +29,11 @@ agent played. ``moons_shot`` / ``moons_allowed``: deals in which the agent's sea
 another seat did. ``illegal``: actions outside the mask (each is replaced by a random legal
 action so the game goes on; the count must be 0).
 
+Names: the record keys every agent by its whole spec (``config.agents``); the report, the
+table, the CSV and the chart name it by its label (``label=``, else a short default such as
+``ppo`` for ``ppo:checkpoint=...`` or ``MyAgent`` for ``my_agent.py:MyAgent``:
+:func:`agents.labels`), and each agent row keeps the whole spec as ``spec``.
+
 Teams (``rules.teams``): a seat's game is won with its team — the lower team total (the sum of
 the partners' totals) wins, each partner is credited the win, tied teams share it. The report's
 ``teams`` section gives each team (named by its agents, e.g. ``strategy+strategy``, and its
@@ -68,6 +73,7 @@ from typing import Any
 import numpy as np
 
 from agents import Agent, family_defaults, from_spec, parse_spec, refusal
+from agents import labels as agent_labels
 from agents.base import random_legal
 from evaluation.flags import non_negative_int, positive_int
 from evaluation.progress import bar_text, progress_bar, short_name
@@ -84,6 +90,7 @@ from evaluation.report import (
     write_png,
 )
 from evaluation.seating import rotation_offsets, rotations, seating, team_positions
+from hearts_env.agent_specs import absolute as _absolute
 from hearts_env.families import family
 from hearts_env.presets import make_rules
 from hearts_env.rules import PASS_DIRECTIONS, Rules
@@ -119,9 +126,11 @@ class TournamentConfig:
     options: dict[str, Any] = field(default_factory=dict)
     """Rule options over the preset (docs/rules.md), e.g. ``{"hearts_break": "heart_or_queen"}``."""
     agents: list[str] | None = None
-    """Agent specs (``agents.parse_spec``), seated in this order and repeated to fill the table;
-    None: the game family's (``agents.family_defaults``: ``strategy, ducker, lowest, random`` for
-    the Hearts family, ``smear, lowest, random`` for Smear)."""
+    """Agent specs (:mod:`hearts_env.agent_specs`: a registered name, ``module:Class`` or
+    ``path/to/file.py:Class``, with ``key=value`` parameters and ``label=``), seated in this order
+    and repeated to fill the table; a file's path is made absolute (Ray workers and resumes from
+    another directory find it). None: the game family's (``agents.family_defaults``: ``strategy,
+    ducker, lowest, random`` for the Hearts family, ``smear, lowest, random`` for Smear)."""
     deals: int = 4000
     """Distinct deals to play (rounded up to a multiple of the rounds); each is replayed per rotation."""
     tables: int = 100
@@ -145,9 +154,10 @@ class TournamentConfig:
             self.agents = list(family_defaults(self.rules().game).tournament)
         if not isinstance(self.agents, (list, tuple)) or not all(isinstance(a, str) for a in self.agents):
             raise TypeError(f"agents must be a list of agent specs such as ['strategy'], got {self.agents!r}")
-        self.agents = list(self.agents)
+        self.agents = [_absolute(spec) for spec in self.agents]
         for spec in self.agents:
             parse_spec(spec)
+        agent_labels(self.agents)  # two specs given one label= : refused here
         self.deals = positive_int.check("deals", self.deals)
         self.tables = positive_int.check("tables", self.tables)
         self.seed = non_negative_int.check("seed", self.seed)
@@ -160,8 +170,8 @@ class TournamentConfig:
         return self
 
     def record(self) -> dict[str, Any]:
-        """The configuration as the JSON file keeps it (``streams`` only when not 1, so files
-        written before it existed still resume)."""
+        """The configuration as the JSON file keeps it: the agents by their whole specs,
+        ``streams`` only when not 1 (so files written before it existed still resume)."""
         out = asdict(self)
         if out["streams"] == 1:
             del out["streams"]
@@ -184,7 +194,8 @@ class TournamentConfig:
 
 class Tournament:
     """Runs a :class:`TournamentConfig`, saving to ``json_path`` after each round if given.
-    ``labels``: display names of agent specs for the progress bar (default :func:`short_name`)."""
+    ``labels``: names of agent specs in the report, the table, the CSV, the chart and the progress
+    bar, over the specs' own (``label=``, else :func:`agents.labels`'s short default)."""
 
     def __init__(
         self,
@@ -197,7 +208,7 @@ class Tournament:
         self.config = config.validate()
         self.json_path = Path(json_path) if json_path else None
         self.progress = progress
-        self.labels = dict(labels or {})
+        self.labels = {_absolute(spec): label for spec, label in (labels or {}).items()}
         self.command = command
         self.runs: list[dict[str, Any]] = []
         """Provenance of every run that wrote the record (:mod:`evaluation.provenance`)."""
@@ -211,6 +222,10 @@ class Tournament:
             )
         p = self.rules.num_players
         self.names = list(dict.fromkeys(config.agents))  # unique specs, first-seen order
+        own = agent_labels(self.names)
+        self.agent_labels = [self.labels.get(spec, label) for spec, label in zip(self.names, own)]
+        """The names of :attr:`names` in the report (the record keeps the specs)."""
+        label_of = dict(zip(self.names, self.agent_labels))
         for spec in self.names:  # an agent that cannot play these rules: one line, before anything runs
             reason = refusal(parse_spec(spec)[0], self.rules)
             if reason:
@@ -225,7 +240,7 @@ class Tournament:
         self.row_agents = np.tile(self.agent_of, (self.tables, 1))  # (B, P): rows are (table, rotation)
         # Fixed teams: team_at[r, seat] is the team (by seating positions) at that seat.
         self.teams = [list(team) for team in self.rules.teams]
-        self.team_names = ["+".join(seats[i] for i in team) for team in self.teams]
+        self.team_names = ["+".join(label_of[seats[i]] for i in team) for team in self.teams]
         self.team_at = team_positions(self.rules.teams, offsets, p) if self.teams else None
         self.slam = self.rules.bidding == "slam"
         # Stream s plays the tables stream_tables[s] (contiguous), on its own agents' generator.
@@ -312,7 +327,8 @@ class Tournament:
 
     def _bar_text(self) -> str:
         """``hearts: ppo (fresh) v strategy v random (points, lower is better)``."""
-        return bar_text(self.config.preset, self.names, self.labels, family(self.rules).better)
+        labels = dict(zip(self.names, self.agent_labels))
+        return bar_text(self.config.preset, self.names, labels, family(self.rules).better)
 
     def _local_rounds(self, todo: range) -> Iterator[dict[str, np.ndarray]]:
         """The rounds ``todo`` played in this process, on :attr:`table` (every table)."""
@@ -426,17 +442,18 @@ class Tournament:
         if self.teams:
             per_team = np.array(self.record["team_per_deal"], float).reshape(-1, len(self.teams))
             extra.update(team_summary(self.team_names, self.teams, per_team, self.record["team_counters"]))
+        label_of = dict(zip(self.names, self.agent_labels))
         if self.contracts:
-            extra["contracts"] = contract_summary(self.record["smear_counters"])
+            extra["contracts"] = contract_summary(self.record["smear_counters"], label_of)
         if self.slam:
-            extra["slam"] = slam_summary(self.record["slam_counters"])
+            extra["slam"] = slam_summary(self.record["slam_counters"], label_of)
         return {
             "preset": self.config.preset,
             "num_players": self.rules.num_players,
             "deals": len(per_deal),
             "deals_planned": self.config.rounds * self.tables,
             "better": family(self.rules).better,
-            **agent_summary(self.names, per_deal, self.record["counters"]),
+            **agent_summary(self.names, per_deal, self.record["counters"], self.agent_labels),
             "rotations": self.rotations,
             **extra,
             "elapsed_s": round(self.record["elapsed_s"], 2),

@@ -5,6 +5,7 @@ bar chart). Means and their 95% intervals are over deals (see :mod:`evaluation.d
 from __future__ import annotations
 
 import math
+import textwrap
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -15,20 +16,25 @@ Z95 = 1.959964
 """Normal quantile of a two-sided 95% interval."""
 
 
-def agent_summary(names: list[str], per_deal: np.ndarray, counters: dict[str, dict]) -> dict[str, Any]:
+def agent_summary(
+    names: list[str], per_deal: np.ndarray, counters: dict[str, dict], labels: list[str] | None = None
+) -> dict[str, Any]:
     """The ``agents`` rows (mean deal points, win rate, counters) and the ``pairs`` differences,
-    from ``per_deal`` (deals, agents) and the per-agent counters of the record."""
+    from ``per_deal`` (deals, agents) and the per-agent counters of the record (keyed by the
+    specs ``names``). Rows and pairs name the agents by ``labels`` (default: the specs); each
+    row's ``spec`` is the whole spec."""
+    labels = list(names) if labels is None else labels
     rows = []
-    for a, name in enumerate(names):
+    for a, (name, label) in enumerate(zip(names, labels)):
         c = counters[name]
         mean, ci = _mean_ci(per_deal[:, a])
         rows.append({
-            "name": name, "mean_points": mean, "ci95": ci,
+            "name": label, "spec": name, "mean_points": mean, "ci95": ci,
             "win_rate": c["wins"] / c["games"] if c["games"] else None, "games": c["games"],
             "moons_shot": c["moons_shot"], "moons_allowed": c["moons_allowed"],
             "seat_deals": c["seat_deals"], "illegal": c["illegal"],
         })  # fmt: skip
-    return {"agents": rows, "pairs": _pairs(names, per_deal)}
+    return {"agents": rows, "pairs": _pairs(labels, per_deal)}
 
 
 def team_summary(
@@ -56,11 +62,13 @@ def _pairs(names: list[str], per_deal: np.ndarray) -> list[dict[str, Any]]:
     return pairs
 
 
-def contract_summary(counters: dict[str, dict]) -> list[dict[str, Any]]:
-    """The ``contracts`` rows: each agent's contracts pitched and made by bid level, in level order."""
+def contract_summary(counters: dict[str, dict], labels: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The ``contracts`` rows: each agent's contracts pitched and made by bid level, in level order
+    (agents named by ``labels``, spec -> label; default: the specs)."""
+    labels = labels or {}
     return [
         {
-            "name": name,
+            "name": labels.get(name, name),
             "by_bid": {
                 level: {
                     "pitched": n,
@@ -74,11 +82,13 @@ def contract_summary(counters: dict[str, dict]) -> list[dict[str, Any]]:
     ]
 
 
-def slam_summary(counters: dict[str, dict]) -> list[dict[str, Any]]:
-    """The ``slam`` rows: each agent's slam bids, slam pairs played and mean deal points in them."""
+def slam_summary(counters: dict[str, dict], labels: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The ``slam`` rows: each agent's slam bids, slam pairs played and mean deal points in them
+    (agents named by ``labels``, spec -> label; default: the specs)."""
+    labels = labels or {}
     return [
         {
-            "name": name, "bids": c["bids"], "paired": c["paired"],
+            "name": labels.get(name, name), "bids": c["bids"], "paired": c["paired"],
             "mean_paired_points": round(c["paired_points"] / c["paired"], 4) if c["paired"] else None,
         }
         for name, c in counters.items()
@@ -93,17 +103,63 @@ def _mean_ci(values: np.ndarray) -> tuple[float | None, float | None]:
     return round(mean, 4), round(ci, 4)
 
 
-def format_report(report: dict[str, Any]) -> str:
-    """The per-agent and per-pair tables as text."""
+COLUMNS = {
+    "mean points": "the agent's deal points per deal (on each deal, its mean over every seat it "
+    "held in every seating), after moon and bonus rules",
+    "95% CI": "the half-width of that mean's 95% interval over deals (1.96 standard errors)",
+    "win rate": "games won over seat-games (a win shared between tied winners; with teams, won "
+    "with the team); - while no game has finished",
+    "seat-games": "finished games, counted once per seat the agent held (an agent in 3 of 4 seats "
+    "counts 3 a game, so agents of one table differ)",
+    "moons shot": "seat-deals in which the agent's seat shot the moon",
+    "moons allowed": "seat-deals in which another seat (a copy of the agent too) shot the moon",
+    "illegal": "actions outside the action mask, each replaced by a random legal one (must be 0)",
+    "pair (a - b)": "a's mean points minus b's on the same deals, with its 95% interval; an "
+    "interval that excludes 0 is a real difference",
+}
+"""What each column of :func:`format_report`'s tables means (the legend under the table, the
+``tournament --help`` epilog and docs/tournaments.md say the same)."""
+
+
+def legend(width: int = 100) -> str:
+    """The columns of :func:`format_report`'s tables, one entry each, wrapped at ``width``."""
+    name_width = max(map(len, COLUMNS))
+    return "\n".join(
+        textwrap.fill(
+            text, width, initial_indent=f"  {name:<{name_width}}  ", subsequent_indent=" " * (name_width + 4)
+        )
+        for name, text in COLUMNS.items()
+    )
+
+
+def no_game_note(report: dict[str, Any]) -> str | None:
+    """Why no game has finished yet (win rate ``-``), or None when some have."""
+    if any(row["games"] for row in report["agents"]) or not report["deals"]:
+        return None
+    per_table = report.get("progress", {}).get("rounds_done")
+    target = report.get("rules", {}).get("target_score")
+    played = f"each table has played {per_table} deals in sequence" if per_table else "too few deals"
+    ends = f"a game ends when a player reaches {target} points" if target else "a game spans several deals"
+    return (
+        f"no game has finished: {played}, and {ends}; play more deals per table "
+        "(more --deals, or fewer --tables) for win rates"
+    )
+
+
+def format_report(report: dict[str, Any], timing: bool = True, explain: bool = True) -> str:
+    """The per-agent and per-pair tables as text. ``timing``: the header says how long the
+    deals took to play (False for a record read back, not played now); ``explain``: a short
+    legend of the columns under the tables (:data:`COLUMNS`)."""
     higher = report.get("better") == "higher"  # Smear: points are good
     w = max([28, *(len(row["name"]) + 2 for row in report["agents"])])  # the agent column fits
     pw = max([45, *(len(f"{p['a']} - {p['b']}") + 2 for p in report["pairs"] + report.get("team_pairs", []))])
+    took = f", {report['elapsed_s']:.0f} s" if timing else ""
     lines = [
         f"{report['preset']} ({report['num_players']} players): {report['deals']} duplicate deals "
-        f"x {len(report['rotations'])} seatings, {report['elapsed_s']:.0f} s "
+        f"x {len(report['rotations'])} seatings{took} "
         f"({'higher' if higher else 'lower'} points are better)",
-        f"{'agent':<{w}} {'mean points':>12} {'95% CI':>8} {'win rate':>9} {'games':>6} "
-        f"{'moons shot':>10} {'allowed':>8} {'illegal':>7}",
+        f"{'agent':<{w}} {'mean points':>12} {'95% CI':>8} {'win rate':>9} {'seat-games':>10} "
+        f"{'moons shot':>10} {'moons allowed':>13} {'illegal':>7}",
     ]
     for row in sorted(
         report["agents"],
@@ -112,7 +168,7 @@ def format_report(report: dict[str, Any]) -> str:
         win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
         lines.append(
             f"{row['name']:<{w}} {_num(row['mean_points']):>12} {'±' + _num(row['ci95']):>8} {win:>9} "
-            f"{row['games']:>6} {row['moons_shot']:>10} {row['moons_allowed']:>8} {row['illegal']:>7}"
+            f"{row['games']:>10} {row['moons_shot']:>10} {row['moons_allowed']:>13} {row['illegal']:>7}"
         )
     if report["pairs"]:
         lines.append("")
@@ -145,6 +201,14 @@ def format_report(report: dict[str, Any]) -> str:
         for row in report["slam"]:
             paired = _num(row["mean_paired_points"])
             lines.append(f"{row['name']:<28} {row['bids']:>10} {row['paired']:>8} {paired:>19}")
+    note = no_game_note(report)
+    if note:
+        lines += ["", note]
+    if explain:
+        lines += ["", "columns:", legend()]
+        if report.get("teams"):
+            lines.append("  teams: the agents at fixed seating positions, their deal points together; "
+                         "games: the games the team played")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -153,7 +217,8 @@ def _num(value: float | None) -> str:
 
 
 def write_csv(report: dict[str, Any], path: str | Path) -> None:
-    """Per-agent rows to ``path`` and per-pair rows to ``<stem>_pairs.csv`` beside it."""
+    """Per-agent rows to ``path`` (named by their labels, the whole spec in the last column) and
+    per-pair rows to ``<stem>_pairs.csv`` beside it (and, with teams, ``<stem>_teams.csv``)."""
     import csv
 
     path = Path(path)
@@ -168,15 +233,18 @@ def write_csv(report: dict[str, Any], path: str | Path) -> None:
         "moons_allowed",
         "seat_deals",
         "illegal",
+        "spec",
     ]
     with path.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
-        writer.writerows({k: row[k] for k in columns} for row in report["agents"])
+        writer.writerows({**{k: row.get(k) for k in columns}, "spec": row.get("spec", row["name"])}
+                         for row in report["agents"])  # fmt: skip
     with path.with_name(path.stem + "_pairs.csv").open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=["a", "b", "mean_diff", "ci95"])
+        columns = ["a", "b", "mean_diff", "ci95"]
+        writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
-        writer.writerows(report["pairs"])
+        writer.writerows({k: pair[k] for k in columns} for pair in report["pairs"])
     if report.get("teams"):  # team tournaments: one row per team in <stem>_teams.csv
         with path.with_name(path.stem + "_teams.csv").open("w", newline="") as f:
             columns = ["name", "positions", "mean_points", "ci95", "win_rate", "games"]
@@ -187,8 +255,9 @@ def write_csv(report: dict[str, Any], path: str | Path) -> None:
 
 
 def write_png(report: dict[str, Any], path: str | Path) -> None:
-    """A bar chart of mean deal points with 95% error bars (needs matplotlib: ``ModuleNotFoundError``
-    with the install line where it is missing)."""
+    """A chart of the agents' mean deal points and, beside it, of the pair differences ``a - b``,
+    each with its 95% interval (needs matplotlib: ``ModuleNotFoundError`` with the install line
+    where it is missing)."""
     try:
         import matplotlib
     except ModuleNotFoundError:
@@ -199,14 +268,28 @@ def write_png(report: dict[str, Any], path: str | Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = sorted(report["agents"], key=lambda r: r["mean_points"])
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.6 * len(rows)))
-    ax.barh([r["name"] for r in rows], [r["mean_points"] for r in rows], xerr=[r["ci95"] for r in rows],
-            capsize=4, color="#4c72b0")  # fmt: skip
-    ax.invert_yaxis()
     better = report.get("better", "lower")
+    rows = sorted(report["agents"], key=lambda r: (r["mean_points"] or 0) * (-1 if better == "higher" else 1))
+    pairs = report["pairs"]
+    height = 1.4 + 0.45 * max(len(rows), len(pairs))
+    fig, axes = plt.subplots(1, 2 if pairs else 1, figsize=(12 if pairs else 7, height), squeeze=False)
+    ax = axes[0, 0]
+    ax.barh([r["name"] for r in rows], [r["mean_points"] or 0 for r in rows],
+            xerr=[r["ci95"] or 0 for r in rows], capsize=4, color="#4c72b0")  # fmt: skip
+    ax.invert_yaxis()
     ax.set_xlabel(f"mean deal points ({better} is better), 95% CI")
-    ax.set_title(f"{report['preset']}, {report['num_players']} players: {report['deals']} duplicate deals")
+    ax.set_title("agents")
+    if pairs:
+        ax = axes[0, 1]
+        labels = [f"{p['a']} − {p['b']}" for p in pairs]
+        diffs = [p["mean_diff"] or 0 for p in pairs]
+        colors = ["#55a868" if (d < 0) == (better == "lower") else "#c44e52" for d in diffs]
+        ax.barh(labels, diffs, xerr=[p["ci95"] or 0 for p in pairs], capsize=4, color=colors)
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.invert_yaxis()
+        ax.set_xlabel("a − b, mean deal points, 95% CI")
+        ax.set_title("pairs a − b (green: a is better)")
+    fig.suptitle(f"{report['preset']}, {report['num_players']} players: {report['deals']} duplicate deals")
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)

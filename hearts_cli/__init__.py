@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -51,17 +52,35 @@ from evaluation.flags import (
 
 
 # ---------------------------------------------------------------------- commands
+def _tournament_epilog() -> str:
+    """``tournament --help``'s closing text: what the table's columns mean."""
+    from evaluation.report import legend  # no matplotlib or tqdm: the legend is text
+
+    return (
+        "The table's columns (docs/tournaments.md):\n" + legend(96) + "\n\n" + textwrap.fill(
+            "Agent specs: a registered name (strategy, ppo:checkpoint=runs/hearts-4p/policy.pt), "
+            "package.module:Class or path/to/file.py:Class, each with :key=value parameters and "
+            ":label=NAME, the agent's name in the table, JSON, CSV and chart (docs/your-agent.md).",
+            96,
+        )
+    )
+
+
 def _add_tournament(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "tournament",
         help="duplicate tournament between agents",
-        description="Every deal is replayed with the agents rotated through all seats. Resumes from --json.",
+        description="Every deal is replayed with the agents rotated through all seats, so each agent "
+        "holds every hand. Resumes from --json; a finished --json is reported, not played again.",
+        epilog=_tournament_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_table_flags(p, "players per table")
     p.add_argument(
         "--agents", type=comma_list(agent_spec, "agent spec"), metavar="A,B", default=None,
-        help="comma-separated agent specs, seated in order and repeated to fill the table; "
-        "parameters as name:key=value, e.g. strategy,ismcts:simulations=1000 "
+        help="comma-separated agent specs, seated in order and repeated to fill the table: a "
+        "registered name, package.module:Class or path/to/file.py:Class, parameters as :key=value "
+        "and the table's name as :label=NAME, e.g. strategy,ismcts:simulations=1000,my_agent.py:MyAgent "
         f"(default: {family_help('tournament')})",
     )  # fmt: skip
     p.add_argument("--deals", type=positive_int, default=4000, help="distinct deals (default: 4000)")
@@ -119,17 +138,16 @@ def _tournament(args: argparse.Namespace) -> int:
         raise ValueError("--ray-actors needs --ray ADDRESS (local, auto or HOST:PORT)")
     command = "hearts-env " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
     tournament = Tournament(config, json_path=args.json, progress=not args.quiet, command=command)
-    if tournament.complete:
+    complete = tournament.complete
+    if complete:
         last = (tournament.runs or [{}])[-1]
         when = f", last run {last.get('date', '?')} at commit {str(last.get('commit'))[:12]}" if last else ""
         print(
-            f"hearts-env: note: {args.json} already holds this whole tournament "
-            f"({tournament.config.rounds * tournament.tables} deals{when}); its report follows. "
-            "Delete the file (or choose another --json) to play it again.",
-            file=sys.stderr,
+            f"already complete: {tournament.config.rounds * tournament.tables} deals; nothing to play "
+            f"({args.json} holds them{when}; delete it or choose another --json to play again)"
         )
     report = tournament.run(time_limit_s=time_limit, pool=pool)
-    print(format_report(report))
+    print(format_report(report, timing=not complete))
     csv_path = args.csv or (args.json.with_suffix(".csv") if args.json else None)
     png_path = args.png or (args.json.with_suffix(".png") if args.json and _has("matplotlib") else None)
     if csv_path:

@@ -18,7 +18,9 @@ Registered names resolve through the entry-point group ``hearts_env.agents`` (an
 package declares ``my_agent = "my_package.agents:MyAgent"`` under
 ``[project.entry-points."hearts_env.agents"]``), then through :data:`BUILTIN_AGENTS`, the
 built-in agents this package declares there too, so a source checkout without installed
-metadata still finds them. A built-in name wins over an entry point of the same name.
+metadata still finds them. A built-in name wins over an entry point of the same name, and a
+registered name wins over a module of that name: ``random:Random`` is the agent ``random`` with
+a part that is not ``key=value`` (refused), not the standard library's class.
 
 This module sits below the agents: it imports agent classes by name when a spec is resolved,
 never at import time.
@@ -121,7 +123,7 @@ def parse(spec: str) -> AgentSpec:
     parts = text.split(":")
     if not parts[0]:
         raise ValueError(f"agent spec {spec!r}: empty agent name; choose one of {', '.join(names())}")
-    if ":" in text and "=" not in parts[1] and parts[0] not in registered():
+    if ":" in text and "=" not in parts[1] and (_is_path(parts[0]) or parts[0] not in registered()):
         target, rest = f"{parts[0]}:{parts[1]}", parts[2:]
         if not _IDENTIFIER.fullmatch(parts[1]):
             raise ValueError(f"agent spec {spec!r}: {parts[1]!r} is not a class name (write MODULE:Class)")
@@ -144,6 +146,13 @@ def parse(spec: str) -> AgentSpec:
         else:
             params[key] = parse_value(value.strip())
     return AgentSpec(text, target, params, label)
+
+
+def absolute(spec: str) -> str:
+    """``spec`` with a file target's path made absolute, other specs as written (stripped): what
+    a process with another working directory (a Ray worker, a later resume) needs."""
+    parsed = parse(spec)
+    return parsed.absolute() if parsed.kind == "file" else parsed.text
 
 
 def _entry_points() -> dict[str, str]:
@@ -184,10 +193,19 @@ def _load_file(path_text: str, spec: str) -> Any:
 
 
 def _load_module(name: str, spec: str) -> Any:
+    """The module ``name``; ``ValueError`` when it is not there, and an ``ImportError`` of a
+    dependency it imports (an optional extra such as torch) passed on, so a command can say what
+    to install."""
     try:
         return importlib.import_module(name)
-    except ImportError as error:
-        raise ValueError(f"agent spec {spec!r}: module {name!r} is not importable ({error})") from error
+    except ModuleNotFoundError as error:
+        missing = error.name or ""
+        if missing and (name == missing or name.startswith(missing + ".")):
+            raise ValueError(
+                f"agent spec {spec!r}: module {name!r} is not importable ({error}; is it installed, "
+                "or on PYTHONPATH? a file is written path/to/file.py:Class)"
+            ) from error
+        raise
 
 
 def _is_agent_class(value: Any) -> bool:
@@ -288,34 +306,60 @@ def default_label(spec: str) -> str:
     return parsed.short_name
 
 
+def _folder_label(parsed: AgentSpec) -> str | None:
+    """The name with what tells its first path-like value apart, or None when it has none: the
+    folder of a file named ``policy.pt`` (what training writes: ``ppo (hearts-4p)`` for
+    ``ppo:checkpoint=runs/hearts-4p/policy.pt``), else the file's stem (``ppo (h128)`` for
+    ``ppo:checkpoint=results/lean/h128.pt``)."""
+    for value in parsed.params.values():
+        if isinstance(value, str) and _PATH_VALUE.search(value):
+            path = Path(value)
+            part = path.parent.name if path.name == "policy.pt" else path.stem
+            return f"{parsed.short_name} ({part or value})"
+    return None
+
+
 def labels(specs: list[str]) -> list[str]:
-    """The labels of the agents of one table: ``label=`` where given, else :func:`default_label`,
-    with ``#2``, ``#3`` … added where two different specs would share one. The same spec twice
-    keeps one label (it is one agent); two different specs given the same ``label=`` are an error."""
-    first_spec: dict[str, str] = {}
-    chosen: dict[str, str] = {}
-    for spec in specs:
-        text = spec.strip()
-        if text in chosen:
+    """The labels of the agents of one table, in the order of ``specs``.
+
+    ``label=`` where given, else :func:`default_label`. A spec written as its own label
+    (``strategy``, ``ppo``) keeps it; specs whose default labels would be the same, or taken,
+    are told apart by their path (``ppo (hearts-4p)``, see :func:`_folder_label`), else by
+    ``#2``, ``#3`` … (``MyAgent#2``). The same spec twice is one agent with one label; two specs
+    given the same ``label=`` are one ``ValueError``."""
+    unique = list(dict.fromkeys(spec.strip() for spec in specs))
+    parsed = {spec: parse(spec) for spec in unique}
+    owner: dict[str, str] = {}  # label -> the spec that has it
+    for spec in unique:  # explicit labels and specs that are their own label first
+        label = parsed[spec].label
+        if label is None and default_label(spec) == spec:
+            label = spec
+        if label is None:
             continue
-        parsed = parse(text)
-        label = default_label(text)
-        if parsed.label is not None and label in first_spec:
+        if label in owner:
             raise ValueError(
-                f"agent specs {first_spec[label]!r} and {text!r} are both labelled {label!r}: "
+                f"agent specs {owner[label]!r} and {spec!r} are both labelled {label!r}: "
                 "give each its own label="
             )
+        owner[label] = spec
+    chosen = {label_spec: label for label, label_spec in owner.items()}
+    rest = [spec for spec in unique if spec not in chosen]
+    defaults = [default_label(spec) for spec in rest]
+    for spec, label in zip(rest, defaults):
+        if label in owner or defaults.count(label) > 1:  # shared: each by its folder where it has one
+            label = _folder_label(parsed[spec]) or label
         base, count = label, 1
-        while label in first_spec:
+        while label in owner:
             count += 1
             label = f"{base}#{count}"
-        first_spec[label] = text
-        chosen[text] = label
+        owner[label] = spec
+        chosen[spec] = label
     return [chosen[spec.strip()] for spec in specs]
 
 
 __all__ = [
     "BUILTIN_AGENTS",
+    "absolute",
     "GROUP",
     "LABEL",
     "AgentSpec",

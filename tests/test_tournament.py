@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -242,13 +243,15 @@ def test_the_cli_says_when_the_json_already_holds_the_whole_tournament(tmp_path,
             "--json", str(out)]  # fmt: skip
     assert main(argv) == 0
     first = capsys.readouterr()
-    assert "already holds" not in first.err
+    assert "already complete" not in first.out
     runs = json.loads(out.read_text())["runs"]
     assert len(runs) == 1 and runs[0]["command"] == "hearts-env " + " ".join(argv)
     assert main(argv) == 0
     second = capsys.readouterr()
-    assert "already holds this whole tournament (4 deals" in second.err
-    assert "Delete the file" in second.err and "lowest" in second.out  # the report is still printed
+    assert second.out.startswith("already complete: 4 deals; nothing to play")
+    header = second.out.splitlines()[1]  # the table follows, without a time it did not just take
+    assert header == "hearts (4 players): 4 duplicate deals x 2 seatings (lower points are better)"
+    assert "delete it or choose another --json" in second.out and "lowest" in second.out
     assert len(json.loads(out.read_text())["runs"]) == 1  # nothing played, nothing recorded
 
 
@@ -261,3 +264,28 @@ def test_the_default_agents_are_the_game_family_s_and_agents_that_cannot_play_ar
     wrong = TournamentConfig(preset="smear_partnership", agents=["strategy", "random"], deals=2, tables=1)
     with pytest.raises(ValueError, match="agent 'strategy' cannot play smear_partnership"):
         Tournament(wrong, progress=False)
+
+
+def test_every_column_is_explained_in_help_and_docs(capsys) -> None:
+    from evaluation.report import COLUMNS
+
+    assert main(["tournament", "--help"]) == 0
+    help_text = capsys.readouterr().out
+    docs = (ROOT / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    for column in COLUMNS:
+        assert re.search(rf"^  {re.escape(column)}\s+\S", help_text, re.M), f"{column} not in --help"
+        assert f"| `{column}` |" in docs, f"{column} not in docs/tournaments.md"
+    report = json.loads((ROOT / "results" / "ladder_hearts.json").read_text())
+    header = next(line for line in format_report(report).splitlines() if line.startswith("agent"))
+    assert all(column in header for column in COLUMNS if column != "pair (a - b)")
+
+
+def test_the_chart_shows_the_agents_and_the_pair_differences(tmp_path) -> None:
+    image = pytest.importorskip("matplotlib.image")
+    from evaluation.report import write_png
+
+    report = json.loads((ROOT / "results" / "ladder_hearts.json").read_text())
+    write_png(report, tmp_path / "both.png")
+    write_png({**report, "pairs": []}, tmp_path / "agents.png")
+    both, alone = image.imread(tmp_path / "both.png"), image.imread(tmp_path / "agents.png")
+    assert both.shape[1] > 1.5 * alone.shape[1]  # a second panel: the pairs a - b

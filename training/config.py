@@ -36,6 +36,7 @@ from evaluation.flags import (
     positive_float,
     positive_int,
 )
+from hearts_env.agent_specs import absolute as absolute_spec
 from hearts_env.formats import check_format
 
 
@@ -179,7 +180,7 @@ class Args:
                 raise TypeError(f"{name} must be a tuple of agent specs such as ('strategy',), got {specs!r}")
             for spec in specs:
                 agents.parse_spec(spec)  # ValueError naming an unknown agent or a bad parameter
-            setattr(self, name, tuple(spec.strip() for spec in specs))
+            setattr(self, name, tuple(absolute_spec(spec) for spec in specs))  # a file's path: absolute
         if self.teacher is not None:
             if not isinstance(self.teacher, str):
                 raise TypeError(f"teacher must be an agent spec such as 'strategy', got {self.teacher!r}")

@@ -26,7 +26,7 @@ def evaluate(policy_path: Path, rules: Rules, args: Args) -> list[dict[str, Any]
             agents=seats, deals=args.eval_deals,
             tables=min(args.eval_deals, 250), seed=args.seed + 1,
         )  # fmt: skip
-        report = Tournament(config, progress=False).run()
+        report = Tournament(config, progress=False, labels={spec: spec, opponent: opponent}).run()
         pair = next(p for p in report["pairs"] if {p["a"], p["b"]} == {spec, opponent})
         sign = 1 if pair["a"] == spec else -1
         points = {row["name"]: row["mean_points"] for row in report["agents"]}

@@ -34,7 +34,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument(
         "--opponents", type=comma_list(agent_spec, "agent spec"), metavar="A,B", default=None,
         help="agent specs for the other seats, in seat order and repeated to fill the table "
-        f"(default: {family_help('heuristic')}), e.g. ppo,strategy or random",
+        f"(default: {family_help('heuristic')}), e.g. ppo,strategy or random; your own agent as "
+        "path/to/my_agent.py:MyAgent or package.module:MyAgent (docs/your-agent.md)",
     )  # fmt: skip
     add_option_flag(p)
     p.add_argument("--seed", type=non_negative_int, default=None, help="seed of the deals (default: random)")

@@ -136,6 +136,8 @@ class Game(ABC, Generic[V]):
         self.rng = np.random.default_rng(seed)
         others = [s for s in range(n) if s != seat]
         self.specs = {s: opponents[i % len(opponents)] for i, s in enumerate(others)}
+        self.titles = dict(zip(self.specs.values(), agents.labels(list(self.specs.values()))))
+        """Each opponent spec's short name (``label=``, or e.g. ``MyAgent`` for a file spec)."""
         self._notes: set[str] = set()
         self.agents = {s: self._agent(spec) for s, spec in self.specs.items()}
         width = max(len(self.label(s, long=True)) for s in range(n))
@@ -171,7 +173,7 @@ class Game(ABC, Generic[V]):
         """``you`` for the person, ``P2`` (``P2 strategy`` when ``long``) for an agent."""
         if seat == self.seat:
             return "you"
-        return f"P{seat} {self.specs[seat]}" if long else f"P{seat}"
+        return f"P{seat} {self.titles[self.specs[seat]]}" if long else f"P{seat}"
 
     def _decision_names(self) -> dict[str, int]:
         """Every way to type a decision of these rules -> its action index."""
