@@ -58,8 +58,8 @@ class Args:
     total_decisions: int = 0
     """Stop after this many decisions (all seats, all games); 0: no limit but ``minutes``."""
     run_dir: str | None = None
-    """Folder of the checkpoints, logs and plots; None: runs/PRESET-Np (N: the number of players,
-    e.g. runs/hearts-4p)."""
+    """Folder of the checkpoints, logs and plots; left out (None), runs/PRESET-Np with N the number
+    of players, e.g. runs/hearts-4p."""
     resume: bool = False
     """Continue the run saved in ``run_dir`` (only :data:`RESUMABLE_CHANGES` may differ)."""
     device: str = "auto"
@@ -100,8 +100,8 @@ class Args:
     pool_every: int = 20
     """Iterations between snapshots of the policy into the league."""
     imitation_decisions: int | None = None
-    """Warm start: decisions of the teacher's self-play to imitate before PPO (0: none); None: 4M,
-    or fewer where a quarter of the time budget (minutes) or of total_decisions comes first, so
+    """Warm start: decisions of the teacher's self-play to imitate before PPO (0: none); left out
+    (None), 4M, ending sooner at a quarter of the time budget (minutes) or of total_decisions, so
     that every run reaches PPO."""
     teacher: str | None = None
     """Agent spec the warm start imitates; None: the game family's (``strategy`` for Hearts,
@@ -218,7 +218,7 @@ NUMBERS: dict[str, Number] = {
 """The range of every numeric setting (the command line's ``type=`` and :meth:`Args.validate`)."""
 OPTIONAL = {
     "run_dir": "runs/PRESET-Np",
-    "imitation_decisions": "4000000, or a quarter of the time or decision budget where that comes first",
+    "imitation_decisions": "4000000, or a quarter of the budget where that comes first",
 }
 """Settings whose None stands for a value chosen once the run's rules and budgets are known, and
 the words ``--help`` shows for that default."""

@@ -31,6 +31,7 @@ from evaluation.flags import (
     run_command,
 )
 from training.ppo import Args, train
+from training.summary import evaluation_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -57,17 +58,22 @@ def _demo(options: argparse.Namespace) -> int:
         imitation_decisions=2_000_000, eval_every=2_000_000,
     )  # fmt: skip
     summary = train(args)
-    print(
-        f"trained {summary['decisions']:,} decisions in {summary['minutes']:.1f} min "
-        f"({summary['decisions_per_s']:,}/s); last evaluation, points per deal of the policy minus "
-        "the opponent's (lower is better):"
-    )
-    for e in summary["evaluation"]:
-        print(f"  vs {e['opponent']:<10} {e['diff']:+7.3f} ± {e['ci95']:.3f}  ({e['deals']} duplicate deals)")
-
     fresh = f"ppo:checkpoint={summary['policy']}"
     minutes = f"{options.minutes:g} min" if math.isfinite(options.minutes) else "no time limit"
     labels = {fresh: f"ppo (fresh, {minutes})", "ppo": "ppo (shipped)"}
+    print(
+        f"trained {summary['decisions']:,} decisions ({summary['imitation_decisions']:,} imitating "
+        f"{summary['teacher']}, then {summary['ppo_decisions']:,} PPO) in {summary['minutes']:.1f} min "
+        f"({summary['decisions_per_s']:,}/s); last evaluation:"
+    )
+    for e in summary["evaluation"]:
+        print(f"  {evaluation_text(e, summary['better'], labels[fresh])}")
+    print(
+        "(the tournament below seats all four agents at each table, so its pair differences come from "
+        "other company than these evaluations, one policy against copies of one opponent, and differ "
+        "from them)"
+    )
+
     specs = [fresh, "ppo", "strategy", "random"]
     if not shipped_path("hearts", 4).exists():
         print("no shipped checkpoint for hearts with 4 players yet: the tournament leaves it out")

@@ -24,12 +24,15 @@ What one iteration does
    Illegal cards have logit -1e9 (:data:`agents.ppo.ILLEGAL_LOGIT`), so their probability, their
    share of the entropy and their gradient are exactly 0.
 
-``imitation_decisions > 0`` (default 4M) first trains the policy to copy the ``teacher``
-(``strategy``; ``smear`` for Smear: cross-entropy on its cards, value regression on its deals'
-returns), played at every seat,
-then switches to PPO. On 4-player Hearts this warm start was measured to save more than 6M
-decisions: 10M decisions after the start, the policy trailed ``strategy`` by 0.4 points per
-deal with it and by 2.6 without it (duplicate, 1,000 deals, 95% CI about ±0.3).
+``imitation_decisions`` first trains the policy to copy the ``teacher`` (``strategy``; ``smear``
+for Smear: cross-entropy on its cards, value regression on its deals' returns), played at every
+seat, then switches to PPO. By default (None) the warm start lasts 4M decisions, or ends sooner
+where a quarter of the time budget (``minutes``) or of ``total_decisions`` comes first
+(:func:`training.config.imitating`), so every run reaches PPO; an explicit number is followed as
+given, with a warning when the measured rate says the run will end before it. On 4-player Hearts
+this warm start was measured to save more than 6M decisions: 10M decisions after the start, the
+policy trailed ``strategy`` by 0.4 points per deal with it and by 2.6 without it (duplicate,
+1,000 deals, 95% CI about ±0.3).
 
 What a run writes (``run_dir``)
 -------------------------------
@@ -39,7 +42,13 @@ tensors and plain values only, read with ``weights_only=True``, see :func:`check
 ``policy.pt`` (the policy alone, for ``agents.make("ppo", checkpoint=...)``), ``train.csv``
 (losses per iteration), ``eval.csv`` and ``learning_curve.png`` (duplicate evaluation against
 ``eval_opponents`` every ``eval_every`` decisions, through :mod:`evaluation.duplicate`), and
-``tb/`` (TensorBoard). A progress bar shows decisions/s and the latest evaluation.
+``tb/`` (TensorBoard), and ``summary.json`` (what the run did). A progress bar shows decisions/s
+and the latest evaluation. ``run_dir`` defaults to ``runs/PRESET-Np``.
+
+When it ends (its time or decision budget spent, or Ctrl-C, which keeps the last checkpoint),
+a run prints a summary (:func:`training.summary.summary_text`): the decisions of each phase, the
+rate, the last evaluation in a tournament's terms, the files written, the ``hearts-env
+tournament`` command that plays that evaluation again, and the command that continues the run.
 
 Shipping a policy: ``cp runs/hearts-4p/policy.pt agents/checkpoints/hearts-4p.pt`` (with the learning
 curve as ``agents/checkpoints/hearts-4p.png``, package data); ``agents.make("ppo", "hearts", 4)`` then
@@ -47,7 +56,9 @@ plays it.
 
 Reproducibility: everything random flows from ``seed``; an iteration's result depends only on
 the state at its start, which the checkpoint holds, so a resumed run continues exactly as the
-uninterrupted one (``minutes`` only decides where a run stops).
+uninterrupted one (``minutes`` only decides where a run stops, and, with the default
+``imitation_decisions``, where the warm start ends: the checkpoint counts its decisions, PPO once
+begun stays, and ``--imitation-decisions N`` fixes the switch for a run to be replayed exactly).
 
 Ray (``ray``, ``--ray local|auto|HOST:PORT``): the games are shared out among ``ray_actors``
 actors (:mod:`training.ray_rollout`), each with its own table, seating and generators seeded from
