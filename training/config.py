@@ -61,7 +61,9 @@ class Args:
     """Folder of the checkpoints, logs and plots; left out (None), runs/PRESET-Np with N the number
     of players, e.g. runs/hearts-4p."""
     resume: bool = False
-    """Continue the run saved in ``run_dir`` (only :data:`RESUMABLE_CHANGES` may differ)."""
+    """Continue the run saved in ``run_dir``: only the budgets and how the run is played and
+    watched may change (:data:`RESUMABLE_CHANGES`: minutes, total_decisions, device, threads, the
+    eval and checkpoint settings, progress, tensorboard, ray, obs_format, precision)."""
     device: str = "auto"
     """``auto`` (CUDA when present), ``cpu``, ``cuda``, ``cuda:1`` …"""
     threads: int = 1
@@ -288,6 +290,7 @@ def _field_docs(cls: type) -> dict[str, str]:
         if isinstance(node, ast.AnnAssign) and isinstance(following, ast.Expr):
             docs[node.target.id] = help_text(str(following.value.value))  # type: ignore[union-attr]
     return docs
+
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
