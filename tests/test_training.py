@@ -441,3 +441,30 @@ def test_the_run_dir_defaults_to_the_preset_and_its_players(tmp_path: Path, monk
     assert (tmp_path / "runs/black_maria-3p/policy.pt").exists()
     trained = load_policy(tmp_path / "runs/black_maria-3p/policy.pt")["trained"]
     assert "--run-dir runs/black_maria-3p" in trained["command"]
+
+
+def test_ctrl_c_keeps_the_last_checkpoint_and_resume_goes_on_as_if_uninterrupted(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import training.ppo
+
+    whole = replace(TINY, run_dir=str(tmp_path / "whole"), total_decisions=4 * 1024, imitation_decisions=1024)
+    train(whole)
+    real, calls = training.ppo.update, []
+
+    def interrupted(*args, **kwargs):  # Ctrl-C in the third iteration, its rollout already played
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(training.ppo, "update", interrupted)
+    split = replace(whole, run_dir=str(tmp_path / "split"))
+    summary = train(split)
+    kept = "interrupted (Ctrl-C); the checkpoint holds iteration 2 (2,048 decisions)"
+    assert summary["stopped"].startswith(kept)
+    assert "resume_command" in summary
+    monkeypatch.setattr(training.ppo, "update", real)
+    assert train(replace(split, resume=True))["iterations"] == 4
+    ours, theirs = rows(tmp_path / "whole" / "train.csv"), rows(tmp_path / "split" / "train.csv")
+    assert [r["pg_loss"] for r in ours] == [r["pg_loss"] for r in theirs] and len(ours) == 4
