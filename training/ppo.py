@@ -493,7 +493,8 @@ def warn_imitation_too_long(args: Args, progress: Mapping[str, Any], rate: float
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.ppo [flags]``: train, print the summary as JSON. Bad input: one line
+    """``python -m training.ppo [flags]``: train, print the closing summary (``summary.json`` in the
+    run directory holds it as data); exit status 130 after Ctrl-C. Bad input: one line
     on stderr and exit status 2 (``--debug``: the traceback)."""
     parser = add_arguments(ArgumentParser(prog="python -m training.ppo", description=__doc__.split("\n")[0]))
     add_debug(parser)
