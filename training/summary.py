@@ -62,16 +62,23 @@ def resume_command(flags: list[str], budget: str) -> str:
     return " ".join(["hearts-env train", *kept, "--resume", flag, budget.upper()])
 
 
+def phases_text(summary: Mapping[str, Any]) -> str:
+    """The decisions of a run and of each phase, e.g. ``3,072 decisions (1,024 imitating strategy,
+    then 2,048 PPO)``."""
+    imitated, ppo = summary["imitation_decisions"], summary["ppo_decisions"]
+    phases = [f"{imitated:,} imitating {summary['teacher']}"] if imitated else []
+    phases += [f"{ppo:,} PPO"] if ppo else []
+    return f"{summary['decisions']:,} decisions ({', then '.join(phases) or 'none'})"
+
+
 def summary_text(summary: Mapping[str, Any]) -> str:
     """The closing lines of a run, from :func:`training.ppo.train`'s summary: the decisions of
     each phase, the time and rate, why it stopped, the last evaluation, the files written and the
     commands to evaluate the policy and to continue the run."""
     imitated, ppo = summary["imitation_decisions"], summary["ppo_decisions"]
-    phases = [f"{imitated:,} imitating {summary['teacher']}"] if imitated else []
-    phases += [f"{ppo:,} PPO"] if ppo else []
     lines = [
-        f"{summary['preset']}, {summary['num_players']} players: {summary['decisions']:,} decisions "
-        f"({', then '.join(phases) or 'none'}) in {summary['minutes']:.1f} min, "
+        f"{summary['preset']}, {summary['num_players']} players: {phases_text(summary)} in "
+        f"{summary['minutes']:.1f} min, "
         f"{summary['decisions_per_s']:,} decisions/s of training; stopped: {summary['stopped']}"
     ]
     if imitated and not ppo:
