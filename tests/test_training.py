@@ -468,3 +468,14 @@ def test_ctrl_c_keeps_the_last_checkpoint_and_resume_goes_on_as_if_uninterrupted
     assert train(replace(split, resume=True))["iterations"] == 4
     ours, theirs = rows(tmp_path / "whole" / "train.csv"), rows(tmp_path / "split" / "train.csv")
     assert [r["pg_loss"] for r in ours] == [r["pg_loss"] for r in theirs] and len(ours) == 4
+
+
+def test_an_evaluation_reads_as_the_tournament_pair_it_is() -> None:
+    from training.summary import evaluation_text
+
+    result = {"opponent": "smear", "seats": ["ppo:checkpoint=p.pt", "smear"] * 2, "seatings": 2,
+              "deals": 1000, "diff": -1.349, "ci95": 0.131}  # fmt: skip
+    assert evaluation_text(result, "higher") == (
+        "policy − smear = -1.35 ± 0.13 points a deal (higher is better) over 1000 duplicate deals x 2 "
+        "seatings, the policy and its partner against 2 smear"
+    )

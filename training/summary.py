@@ -30,8 +30,9 @@ def evaluation_text(result: Mapping[str, Any], better: str, name: str = POLICY) 
     if result.get("seats"):
         counts = Counter(result["seats"])
         mine = len(result["seats"]) - counts[opponent]
-        side = "one" if mine == 1 else f"{mine} (partners)"
-        table = f", {side} {name} against {counts[opponent]} {opponent}"
+        sides = {1: f"one {name}", 2: f"the {name} and its partner"}
+        side = sides.get(mine, f"the {name} in {mine} partnered seats")
+        table = f", {side} against {counts[opponent]} {opponent}"
     seatings = f" x {result['seatings']} seatings" if result.get("seatings") else ""
     return (
         f"{name} − {opponent} = {result['diff']:+.2f} ± {result['ci95']:.2f} points a deal ({better} is "
