@@ -292,7 +292,6 @@ def _field_docs(cls: type) -> dict[str, str]:
     return docs
 
 
-
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add one flag per :class:`Args` field to ``parser`` (for ``hearts-env train`` too)."""
     docs, defaults = _field_docs(Args), Args()

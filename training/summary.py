@@ -97,7 +97,9 @@ def summary_text(summary: Mapping[str, Any]) -> str:
     width = max(len(what) for what in summary["files"]) if summary["files"] else 0
     lines += [f"  {what:<{width}}  {path}" for what, path in summary["files"].items()]
     if summary.get("evaluate_command"):
-        lines.append("evaluate the policy (the last evaluation again; more --deals narrow its interval):")
+        interrupted = summary["stopped"].startswith("interrupted")  # policy.pt may be newer
+        again = "the last evaluation's tournament" if interrupted else "the last evaluation again"
+        lines.append(f"evaluate the policy ({again}; more --deals narrow its interval):")
         lines.append(f"  {summary['evaluate_command']}")
     if summary.get("resume_command"):
         lines.append("continue the run (the budget counts the whole run, what it has done so far included):")
