@@ -61,8 +61,8 @@ class Args:
     """Folder of the checkpoints, logs and plots; left out (None), runs/PRESET-Np with N the number
     of players, e.g. runs/hearts-4p."""
     resume: bool = False
-    """Continue the run saved in ``run_dir``: only the budgets and how the run is played and
-    watched may change (:data:`RESUMABLE_CHANGES`: minutes, total_decisions, device, threads, the
+    """Continue the run saved in ``run_dir`` (only :data:`RESUMABLE_CHANGES` may differ): the
+    budgets and how the run is played and watched (minutes, total_decisions, device, threads, the
     eval and checkpoint settings, progress, tensorboard, ray, obs_format, precision)."""
     device: str = "auto"
     """``auto`` (CUDA when present), ``cpu``, ``cuda``, ``cuda:1`` …"""
