@@ -188,9 +188,11 @@ def _add_train(commands: argparse._SubParsersAction) -> None:
 def _train(args: argparse.Namespace) -> int:
     require("torch", "'train' needs PyTorch")
     from training.ppo import args_from, train
+    from training.summary import summary_text
 
-    train(args_from(args))
-    return 0
+    summary = train(args_from(args))
+    print(summary_text(summary))
+    return 130 if summary["stopped"].startswith("interrupted") else 0
 
 
 def _add_bench(commands: argparse._SubParsersAction) -> None:

@@ -336,3 +336,146 @@ def test_a_non_finite_loss_is_refused_before_it_reaches_the_weights(tiny_args) -
     with pytest.raises(FloatingPointError, match="the PPO loss is not finite .* the weights are unchanged"):
         update(net, optimizer, buf, adv, trainable, args, torch.device("cpu"), imitation=False)
     assert all(torch.equal(a, b) for a, b in zip(before, net.parameters(), strict=True))
+
+
+# ---------------------------------------------------------------------- what a run says it did
+TINY_FLAGS = ["--num-games", "16", "--rollout-steps", "64", "--hidden", "32", "--minibatch-size", "256",
+              "--eval-deals", "8", "--eval-every", "0", "--no-progress", "--no-tensorboard"]  # fmt: skip
+"""``TINY`` on the command line: one iteration = 1,024 decisions."""
+
+
+def test_the_closing_summary_names_the_files_and_a_command_that_replays_the_evaluation(
+    tmp_path: Path, capsys
+) -> None:
+    import shlex
+
+    from hearts_cli import main
+
+    run = tmp_path / "run"
+    argv = ["train", "--preset", "spot_hearts", "--run-dir", str(run), "--total-decisions", "3072",
+            "--eval-opponents", "strategy", *TINY_FLAGS]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "3,072 decisions (1,024 imitating strategy, then 2,048 PPO)" in out
+    assert "stopped: the decision budget (--total-decisions 3,072)" in out
+    written = out[out.index("written:") : out.index("evaluate the policy")].splitlines()[1:]
+    files = {line.split()[-1] for line in written}
+    assert {str(run / name) for name in ("checkpoint.pt", "policy.pt", "train.csv", "eval.csv",
+                                         "learning_curve.png", "summary.json")} == files  # fmt: skip
+    assert all(Path(path).exists() for path in files)
+    (evaluation,) = [line.strip() for line in out.splitlines() if "policy − strategy = " in line]
+    assert "over 8 duplicate deals x 4 seatings, one policy against 3 strategy" in evaluation
+    command = out.split("evaluate the policy")[1].splitlines()[1].strip()
+    assert command.startswith("hearts-env tournament --preset spot_hearts --players 4 --agents ppo:")
+    assert "--resume --total-decisions TOTAL_DECISIONS" in out
+
+    # The printed command plays the evaluation's tournament again: the same difference.
+    assert main([*shlex.split(command)[1:], "--quiet"]) == 0
+    table = capsys.readouterr().out
+    diff = float(rows(run / "eval.csv")[-1]["diff"])
+    pair = next(line for line in table.splitlines() if line.startswith("ppo:") and " - strategy" in line)
+    assert float(pair.split()[-2]) == pytest.approx(diff, abs=5e-4)
+    assert len(rows(run / "eval.csv")) == 1  # the tournament's files do not replace the run's
+
+
+def test_the_default_imitation_phase_leaves_room_for_ppo(tmp_path: Path) -> None:
+    """With ``imitation_decisions`` None, imitation ends at a quarter of ``total_decisions`` (here
+    one iteration of four), then PPO trains; the summary and the curve's title say both."""
+    args = replace(TINY, run_dir=str(tmp_path), total_decisions=4 * 1024, imitation_decisions=None)
+    summary = train(args)
+    assert [r["phase"] for r in rows(tmp_path / "train.csv")] == ["imitation", "ppo", "ppo", "ppo"]
+    assert (summary["imitation_decisions"], summary["ppo_decisions"]) == (1024, 3 * 1024)
+
+
+def test_the_default_imitation_phase_ends_at_a_quarter_of_the_time_budget() -> None:
+    from training.config import IMITATION_DECISIONS, imitating
+
+    args = replace(TINY, minutes=2.0, imitation_decisions=None)
+    assert imitating(args, decisions=10**6, imitated=10**6, elapsed_s=29.0)
+    assert not imitating(args, decisions=10**6, imitated=10**6, elapsed_s=30.0)
+    assert not imitating(args, decisions=IMITATION_DECISIONS, imitated=IMITATION_DECISIONS, elapsed_s=1.0)
+    assert not imitating(args, decisions=2048, imitated=1024, elapsed_s=1.0)  # PPO has begun: it stays
+    explicit = replace(args, imitation_decisions=10**9)
+    assert imitating(explicit, decisions=10**6, imitated=10**6, elapsed_s=100.0)  # a number of decisions
+    assert not imitating(replace(args, imitation_decisions=0), decisions=0, imitated=0, elapsed_s=0.0)
+
+
+def test_a_resumed_run_in_ppo_stays_in_ppo_when_its_budget_grows(tmp_path: Path) -> None:
+    args = replace(TINY, run_dir=str(tmp_path), total_decisions=2 * 1024, imitation_decisions=None)
+    train(args)  # a quarter of 2,048 decisions: one iteration of imitation
+    summary = train(replace(args, total_decisions=6 * 1024, resume=True))  # a quarter is now 1,536
+    assert [r["phase"] for r in rows(tmp_path / "train.csv")] == ["imitation"] + ["ppo"] * 5
+    assert (summary["imitation_decisions"], summary["ppo_decisions"]) == (1024, 5 * 1024)
+
+
+def test_an_imitation_budget_the_run_cannot_finish_is_announced(tmp_path: Path, capsys) -> None:
+    args = replace(TINY, run_dir=str(tmp_path / "decisions"), total_decisions=2048, imitation_decisions=10**6)
+    summary = train(args)
+    err = capsys.readouterr().err
+    assert "--imitation-decisions 1,000,000 is not below --total-decisions 2,048: this run ends" in err
+    assert summary["ppo_decisions"] == 0
+    assert {r["phase"] for r in rows(tmp_path / "decisions" / "train.csv")} == {"imitation"}
+    from training.summary import summary_text
+
+    assert "the run never left imitation" in summary_text(summary)
+
+    timed = replace(TINY, run_dir=str(tmp_path / "minutes"), minutes=0.05, imitation_decisions=10**9)
+    train(timed)  # three seconds: the rate measured on the second iteration says it cannot finish
+    err = capsys.readouterr().err
+    assert "--imitation-decisions 1,000,000,000 takes about" in err and "this run ends in imitation" in err
+
+
+def test_the_learning_curve_title_names_its_phases() -> None:
+    from training.logs import curve_title
+
+    assert curve_title("spot_hearts", 4, 0, 5000) == "spot_hearts, 4 players: PPO"
+    assert curve_title("spot_hearts", 4, 5000, 5000) == "spot_hearts, 4 players: imitation"
+    both = "hearts, 4 players: imitation then PPO (from decision 4,096)"
+    assert curve_title("hearts", 4, 4096, 8192) == both
+
+
+def test_the_run_dir_defaults_to_the_preset_and_its_players(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    summary = train(replace(TINY, preset="black_maria", total_decisions=1024, imitation_decisions=0))
+    assert summary["run_dir"] == "runs/black_maria-3p"
+    assert (tmp_path / "runs/black_maria-3p/policy.pt").exists()
+    trained = load_policy(tmp_path / "runs/black_maria-3p/policy.pt")["trained"]
+    assert "--run-dir runs/black_maria-3p" in trained["command"]
+
+
+def test_ctrl_c_keeps_the_last_checkpoint_and_resume_goes_on_as_if_uninterrupted(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import training.ppo
+
+    whole = replace(TINY, run_dir=str(tmp_path / "whole"), total_decisions=4 * 1024, imitation_decisions=1024)
+    train(whole)
+    real, calls = training.ppo.update, []
+
+    def interrupted(*args, **kwargs):  # Ctrl-C in the third iteration, its rollout already played
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(training.ppo, "update", interrupted)
+    split = replace(whole, run_dir=str(tmp_path / "split"))
+    summary = train(split)
+    kept = "interrupted (Ctrl-C); the checkpoint holds iteration 2 (2,048 decisions)"
+    assert summary["stopped"].startswith(kept)
+    assert "resume_command" in summary
+    monkeypatch.setattr(training.ppo, "update", real)
+    assert train(replace(split, resume=True))["iterations"] == 4
+    ours, theirs = rows(tmp_path / "whole" / "train.csv"), rows(tmp_path / "split" / "train.csv")
+    assert [r["pg_loss"] for r in ours] == [r["pg_loss"] for r in theirs] and len(ours) == 4
+
+
+def test_an_evaluation_reads_as_the_tournament_pair_it_is() -> None:
+    from training.summary import evaluation_text
+
+    result = {"opponent": "smear", "seats": ["ppo:checkpoint=p.pt", "smear"] * 2, "seatings": 2,
+              "deals": 1000, "diff": -1.349, "ci95": 0.131}  # fmt: skip
+    assert evaluation_text(result, "higher") == (
+        "policy − smear = -1.35 ± 0.13 points a deal (higher is better) over 1000 duplicate deals x 2 "
+        "seatings, the policy and its partner against 2 smear"
+    )

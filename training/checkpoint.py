@@ -27,10 +27,12 @@ numpy arrays and the engine's state object; it is refused (start a new run)."""
 CHECKPOINT_KEYS = ("format", "version", "policy", "optimizer", "args", "rng", "torch_rng", "cuda_rng",
                    "table", "league", "progress")  # fmt: skip
 PROGRESS_NUMBERS = {
-    "iteration": non_negative_int, "decisions": non_negative_int, "samples": non_negative_int,
+    "iteration": non_negative_int, "decisions": non_negative_int, "imitation": non_negative_int,
+    "samples": non_negative_int,
     "elapsed_s": non_negative_float, "train_s": non_negative_float, "next_eval": non_negative_int,
 }  # fmt: skip
-"""The numbers of a run's progress record (and its list ``evals``)."""
+"""The numbers of a run's progress record (and its list ``evals``); ``imitation`` counts the
+decisions of the warm start (a checkpoint written before it was kept gets it from its settings)."""
 PACKED_DTYPES = {"int64": torch.int64, "uint64": torch.int64, "float64": torch.float64, "bool": torch.bool,
                  "int8": torch.int8, "float32": torch.float32}  # fmt: skip
 """numpy dtypes an array may have in a checkpoint, and the tensor dtype that carries it (uint64
@@ -154,6 +156,9 @@ def read_checkpoint(path: Path) -> dict[str, Any]:
     if cuda is not None and not (isinstance(cuda, list) and all(isinstance(t, torch.Tensor) for t in cuda)):
         raise refuse("'cuda_rng' should be None or a list of uint8 tensors")
     progress = content["progress"]
+    planned, made = content["args"].get("imitation_decisions"), progress.get("decisions")
+    if "imitation" not in progress and isinstance(made, int) and isinstance(planned, int):
+        progress["imitation"] = min(made, planned)
     if set(progress) != {*PROGRESS_NUMBERS, "evals"}:
         raise refuse(f"'progress' should have the entries {', '.join([*PROGRESS_NUMBERS, 'evals'])}")
     try:

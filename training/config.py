@@ -58,10 +58,13 @@ class Args:
     """Wall-clock budget of the whole run (resumed segments count together), evaluations included."""
     total_decisions: int = 0
     """Stop after this many decisions (all seats, all games); 0: no limit but ``minutes``."""
-    run_dir: str = "runs/hearts-4p"
-    """Folder of the checkpoints, logs and plots."""
+    run_dir: str | None = None
+    """Folder of the checkpoints, logs and plots; left out (None), runs/PRESET-Np with N the number
+    of players, e.g. runs/hearts-4p."""
     resume: bool = False
-    """Continue the run saved in ``run_dir`` (only :data:`RESUMABLE_CHANGES` may differ)."""
+    """Continue the run saved in ``run_dir`` (only :data:`RESUMABLE_CHANGES` may differ): the
+    budgets and how the run is played and watched (minutes, total_decisions, device, threads, the
+    eval and checkpoint settings, progress, tensorboard, ray, obs_format, precision)."""
     device: str = "auto"
     """``auto`` (CUDA when present), ``cpu``, ``cuda``, ``cuda:1`` …"""
     threads: int = 1
@@ -99,9 +102,10 @@ class Args:
     """Past policies kept in the league (the oldest is dropped)."""
     pool_every: int = 20
     """Iterations between snapshots of the policy into the league."""
-    imitation_decisions: int = 4_000_000
-    """Warm start: decisions of the ``teacher``'s self-play to imitate before PPO (0: none;
-    :mod:`training.ppo`)."""
+    imitation_decisions: int | None = None
+    """Warm start: decisions of the teacher's self-play to imitate before PPO (0: none); left out
+    (None), 4M, ending sooner at a quarter of the time budget (minutes) or of total_decisions, so
+    that every run reaches PPO."""
     teacher: str | None = None
     """Agent spec the warm start imitates; None: the game family's (``strategy`` for Hearts,
     ``smear`` for Smear)."""
@@ -141,6 +145,8 @@ class Args:
         """Check every setting (types and ranges, as the command line does); ``TypeError`` /
         ``ValueError`` naming the setting and the value. Lists become tuples. Returns ``self``."""
         for name, number in NUMBERS.items():
+            if getattr(self, name) is None and name in OPTIONAL:
+                continue
             setattr(self, name, number.check(name, getattr(self, name)))
         if self.num_players is not None:
             self.num_players = positive_int.check("num_players", self.num_players)
@@ -153,6 +159,8 @@ class Args:
             raise ValueError(f"ray_actors ({self.ray_actors}) must not exceed num_games ({self.num_games})")
         for name in ("preset", "reward", "run_dir", "device"):
             value = getattr(self, name)
+            if value is None and name in OPTIONAL:
+                continue
             if not isinstance(value, str) or not value:
                 raise TypeError(f"{name} must be a non-empty str, got {type(value).__name__} {value!r}")
         check_format(self.obs_format)
@@ -211,6 +219,19 @@ NUMBERS: dict[str, Number] = {
     "checkpoint_every": positive_int, "ray_actors": non_negative_int,
 }  # fmt: skip
 """The range of every numeric setting (the command line's ``type=`` and :meth:`Args.validate`)."""
+OPTIONAL = {
+    "run_dir": "runs/PRESET-Np",
+    "imitation_decisions": "4000000, or a quarter of the budget where that comes first",
+}
+"""Settings whose None stands for a value chosen once the run's rules and budgets are known, and
+the words ``--help`` shows for that default."""
+
+IMITATION_DECISIONS = 4_000_000
+"""The longest warm start :attr:`Args.imitation_decisions` None gives, in decisions."""
+IMITATION_SHARE = 0.25
+"""The share of the time budget (and of ``total_decisions``) past which :attr:`Args.imitation_decisions`
+None starts no further imitation iteration: the warm start brings the policy near its teacher in
+the first few million decisions, and three quarters of any run are left to PPO."""
 
 RESUMABLE_CHANGES = (
     "minutes", "total_decisions", "run_dir", "resume", "device", "threads",
@@ -225,6 +246,27 @@ resume with another number is refused)."""
 
 FAMILY_SETTINGS = ("opponents", "eval_opponents", "teacher")
 """Settings whose None means the game family's (:class:`agents.FamilyDefaults` has the same names)."""
+
+
+def default_run_dir(preset: str, num_players: int) -> str:
+    """The folder a run of ``preset`` with ``num_players`` writes to when ``run_dir`` is None."""
+    return f"runs/{preset}-{num_players}p"
+
+
+def imitating(args: Args, decisions: int, imitated: int, elapsed_s: float) -> bool:
+    """Whether the next iteration imitates the teacher, after ``decisions`` decisions in all, the
+    first ``imitated`` of them imitation, and ``elapsed_s`` seconds of the run. Once PPO has
+    begun it stays; an explicit ``imitation_decisions`` is a number of decisions; None (the
+    default) is :data:`IMITATION_DECISIONS`, cut short at :data:`IMITATION_SHARE` of ``minutes``
+    and of ``total_decisions``."""
+    if decisions > imitated:
+        return False
+    if args.imitation_decisions is not None:
+        return decisions < args.imitation_decisions
+    cap = IMITATION_DECISIONS
+    if args.total_decisions:
+        cap = min(cap, IMITATION_SHARE * args.total_decisions)
+    return decisions < cap and elapsed_s < IMITATION_SHARE * 60 * args.minutes
 
 
 def family_setting(args: Args, game: str, name: str) -> Any:
@@ -260,7 +302,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
             getattr(defaults, f.name),
             docs.get(f.name, ""),
         )
-        shown = family_help(f.name) if f.name in FAMILY_SETTINGS else _flag_text(default)
+        if f.name in FAMILY_SETTINGS:
+            shown = family_help(f.name)
+        else:
+            shown = OPTIONAL.get(f.name) or _flag_text(default)
         if f.name == "options":
             add_option_flag(parser, dest="options", help=help_text)
         elif isinstance(default, bool):

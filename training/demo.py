@@ -1,10 +1,14 @@
 """The main job (``make run``): a short PPO run on standard Hearts, then a duplicate tournament.
 
 ``python -m training.demo [--minutes 3] [--deals 2000] [--run-dir runs/demo]`` trains a fresh
-policy for a few minutes (:mod:`training.ppo`, its learning curve in ``run_dir``), then plays a
-duplicate tournament of {the fresh policy, the shipped one, ``strategy``, ``random``} and prints
-the table; the results, a CSV and a chart are written beside it (``tournament.*``). A previous
-demo in ``run_dir`` is replaced.
+policy for a few minutes (:mod:`training.ppo`: imitation of ``strategy`` for the first quarter,
+then PPO; its learning curve in ``run_dir``), then plays a duplicate tournament of {the fresh
+policy, the shipped one, ``strategy``, ``random``} and prints the table; the results, a CSV and a
+chart are written beside it (``tournament.*``). A previous demo in ``run_dir`` is replaced.
+
+The training's evaluations and the tournament's pairs measure the same thing (a − b: mean points
+a deal over duplicate deals) at different tables: an evaluation seats the policy with copies of
+one opponent, the tournament all four agents together, so their numbers for a pair differ.
 
 The table, the CSV and the chart name the two policies ``ppo (fresh, 3 min)`` and
 ``ppo (shipped)`` (:func:`relabel`); ``tournament.json`` keeps the agent specs it was played with.
@@ -31,6 +35,7 @@ from evaluation.flags import (
     run_command,
 )
 from training.ppo import Args, train
+from training.summary import evaluation_text, phases_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,20 +59,24 @@ def _demo(options: argparse.Namespace) -> int:
     shutil.rmtree(run, ignore_errors=True)
     args = Args(
         preset="hearts", num_players=4, minutes=options.minutes, run_dir=str(run), seed=options.seed,
-        imitation_decisions=2_000_000, eval_every=2_000_000,
+        eval_every=2_000_000,
     )  # fmt: skip
     summary = train(args)
-    print(
-        f"trained {summary['decisions']:,} decisions in {summary['minutes']:.1f} min "
-        f"({summary['decisions_per_s']:,}/s); last evaluation, points per deal of the policy minus "
-        "the opponent's (lower is better):"
-    )
-    for e in summary["evaluation"]:
-        print(f"  vs {e['opponent']:<10} {e['diff']:+7.3f} ± {e['ci95']:.3f}  ({e['deals']} duplicate deals)")
-
     fresh = f"ppo:checkpoint={summary['policy']}"
     minutes = f"{options.minutes:g} min" if math.isfinite(options.minutes) else "no time limit"
     labels = {fresh: f"ppo (fresh, {minutes})", "ppo": "ppo (shipped)"}
+    print(
+        f"trained {phases_text(summary)} in {summary['minutes']:.1f} min "
+        f"({summary['decisions_per_s']:,}/s); last evaluation:"
+    )
+    for e in summary["evaluation"]:
+        print(f"  {evaluation_text(e, summary['better'], labels[fresh])}")
+    print(
+        "The tournament below measures the same (a − b: mean points a deal, duplicate deals) at tables of "
+        "all four agents together, so its pairs differ from these evaluations, where the policy sits "
+        "with 3 copies of one opponent."
+    )
+
     specs = [fresh, "ppo", "strategy", "random"]
     if not shipped_path("hearts", 4).exists():
         print("no shipped checkpoint for hearts with 4 players yet: the tournament leaves it out")

@@ -1,5 +1,13 @@
 """The periodic evaluation of a run: duplicate tournaments (:mod:`evaluation.duplicate`) of the
-policy against each of ``eval_opponents``."""
+policy against each of ``eval_opponents``.
+
+Each is the tournament ``hearts-env tournament --agents ppo:checkpoint=RUN/policy.pt,X,X,X``
+would play (X: the opponent, the policy's partners its own copies), and its number the
+tournament's pair difference: the policy's mean points a deal minus the opponent's, over the
+duplicate deals, with its 95% interval (:func:`training.summary.tournament_command` writes the
+command). A tournament of other agents together (``make run``'s four) seats other company at
+each table, so its pair differences for the same two agents are other numbers.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +41,7 @@ def evaluate(policy_path: Path, rules: Rules, args: Args) -> list[dict[str, Any]
         results.append({
             "opponent": opponent, "deals": report["deals"], "ppo_points": points[spec],
             "opponent_points": points[opponent], "diff": sign * pair["mean_diff"], "ci95": pair["ci95"],
-            "illegal": sum(row["illegal"] for row in report["agents"]),
+            "illegal": sum(row["illegal"] for row in report["agents"]), "seats": seats,
+            "seatings": len(report["rotations"]), "tables": config.tables, "seed": config.seed,
         })  # fmt: skip
     return results

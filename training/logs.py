@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +20,12 @@ def plot_learning_curve(
     imitation: int = 0,
     better: str = "lower",
     teacher: str = "strategy",
+    ppo: bool = True,
 ) -> None:
     """Points per deal of the policy minus each opponent's (lower is better) against training
     decisions: a marker on every evaluation with its 95% CI (bars on up to 12 points, a band
-    between points; the latest value written beside the last), the imitation phase shaded up to a
-    labelled line where PPO takes over."""
+    between points; the latest value written beside the last), the first ``imitation`` decisions
+    (the warm start) shaded, and, where ``ppo`` has begun, a labelled line where it takes over."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -49,14 +51,19 @@ def plot_learning_curve(
     if imitation:  # above the axes, clear of the points
         boundary = imitation / scale
         ax.axvspan(0, boundary, color="0.93", zorder=0)
-        ax.axvline(boundary, color="0.35", linestyle="--", linewidth=1, label="imitation ends, PPO begins")
         above = ax.get_xaxis_transform()  # x in data, y in axes units
         style = {"transform": above, "va": "bottom", "fontsize": 8, "color": "0.3"}
-        if boundary > 0.2 * ax.get_xlim()[1]:
+        if not ppo:
             ax.text(boundary / 2, 1.01, f"imitation of {teacher}", ha="center", **style)
-            ax.text(boundary, 1.01, "  PPO self-play →", ha="left", **style)
-        else:  # a narrow imitation phase: one label from the line
-            ax.text(boundary, 1.01, f"← imitation of {teacher} | PPO self-play →", ha="left", **style)
+        else:
+            ax.axvline(
+                boundary, color="0.35", linestyle="--", linewidth=1, label="imitation ends, PPO begins"
+            )
+            if boundary > 0.2 * ax.get_xlim()[1]:
+                ax.text(boundary / 2, 1.01, f"imitation of {teacher}", ha="center", **style)
+                ax.text(boundary, 1.01, "  PPO self-play →", ha="left", **style)
+            else:  # a narrow imitation phase: one label from the line
+                ax.text(boundary, 1.01, f"← imitation of {teacher} | PPO self-play →", ha="left", **style)
     ax.set_xlabel(f"training decisions{unit}")
     ax.set_ylabel(f"policy − opponent, points per deal\n(duplicate deals, 95% CI; {better} is better)")
     ax.set_title(title, pad=16)
@@ -66,6 +73,18 @@ def plot_learning_curve(
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def curve_title(preset: str, num_players: int, imitated: int, decisions: int) -> str:
+    """The learning curve's title: the run and the phases its evaluations span (``imitated``: the
+    decisions of the warm start, ``decisions``: all so far)."""
+    if not imitated:
+        phases = "PPO"
+    elif decisions <= imitated:
+        phases = "imitation"
+    else:
+        phases = f"imitation then PPO (from decision {imitated:,})"
+    return f"{preset}, {num_players} players: {phases}"
 
 
 class Logs:
@@ -122,6 +141,12 @@ class Logs:
                 self.writer.add_scalar(
                     f"eval/points_vs_{row['opponent']}", row["ppo_points"], row["decisions"]
                 )
+
+    def warn(self, text: str) -> None:
+        """One warning line on stderr, clear of the progress bar."""
+        from tqdm import tqdm
+
+        tqdm.write(f"warning: {text}", file=sys.stderr)
 
     def close(self) -> None:
         """Flush and close."""

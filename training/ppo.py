@@ -24,12 +24,15 @@ What one iteration does
    Illegal cards have logit -1e9 (:data:`agents.ppo.ILLEGAL_LOGIT`), so their probability, their
    share of the entropy and their gradient are exactly 0.
 
-``imitation_decisions > 0`` (default 4M) first trains the policy to copy the ``teacher``
-(``strategy``; ``smear`` for Smear: cross-entropy on its cards, value regression on its deals'
-returns), played at every seat,
-then switches to PPO. On 4-player Hearts this warm start was measured to save more than 6M
-decisions: 10M decisions after the start, the policy trailed ``strategy`` by 0.4 points per
-deal with it and by 2.6 without it (duplicate, 1,000 deals, 95% CI about ±0.3).
+``imitation_decisions`` first trains the policy to copy the ``teacher`` (``strategy``; ``smear``
+for Smear: cross-entropy on its cards, value regression on its deals' returns), played at every
+seat, then switches to PPO. By default (None) the warm start lasts 4M decisions, or ends sooner
+where a quarter of the time budget (``minutes``) or of ``total_decisions`` comes first
+(:func:`training.config.imitating`), so every run reaches PPO; an explicit number is followed as
+given, with a warning when the measured rate says the run will end before it. On 4-player Hearts
+this warm start was measured to save more than 6M decisions: 10M decisions after the start, the
+policy trailed ``strategy`` by 0.4 points per deal with it and by 2.6 without it (duplicate,
+1,000 deals, 95% CI about ±0.3).
 
 What a run writes (``run_dir``)
 -------------------------------
@@ -39,7 +42,13 @@ tensors and plain values only, read with ``weights_only=True``, see :func:`check
 ``policy.pt`` (the policy alone, for ``agents.make("ppo", checkpoint=...)``), ``train.csv``
 (losses per iteration), ``eval.csv`` and ``learning_curve.png`` (duplicate evaluation against
 ``eval_opponents`` every ``eval_every`` decisions, through :mod:`evaluation.duplicate`), and
-``tb/`` (TensorBoard). A progress bar shows decisions/s and the latest evaluation.
+``tb/`` (TensorBoard), and ``summary.json`` (what the run did). A progress bar shows decisions/s
+and the latest evaluation. ``run_dir`` defaults to ``runs/PRESET-Np``.
+
+When it ends (its time or decision budget spent, or Ctrl-C, which keeps the last checkpoint),
+a run prints a summary (:func:`training.summary.summary_text`): the decisions of each phase, the
+rate, the last evaluation in a tournament's terms, the files written, the ``hearts-env
+tournament`` command that plays that evaluation again, and the command that continues the run.
 
 Shipping a policy: ``cp runs/hearts-4p/policy.pt agents/checkpoints/hearts-4p.pt`` (with the learning
 curve as ``agents/checkpoints/hearts-4p.png``, package data); ``agents.make("ppo", "hearts", 4)`` then
@@ -47,7 +56,9 @@ plays it.
 
 Reproducibility: everything random flows from ``seed``; an iteration's result depends only on
 the state at its start, which the checkpoint holds, so a resumed run continues exactly as the
-uninterrupted one (``minutes`` only decides where a run stops).
+uninterrupted one (``minutes`` only decides where a run stops, and, with the default
+``imitation_decisions``, where the warm start ends: the checkpoint counts its decisions, PPO once
+begun stays, and ``--imitation-decisions N`` fixes the switch for a run to be replayed exactly).
 
 Ray (``ray``, ``--ray local|auto|HOST:PORT``): the games are shared out among ``ray_actors``
 actors (:mod:`training.ray_rollout`), each with its own table, seating and generators seeded from
@@ -67,9 +78,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -104,14 +117,17 @@ from training.config import (
     Args,
     add_arguments,
     args_from,
+    default_run_dir,
     family_setting,
+    imitating,
     resolve_family,
     to_argv,
 )
 from training.device import autocast, native_bfloat16, pick_device, resolve_precision
 from training.evaluate import evaluate
-from training.logs import Logs, plot_learning_curve
+from training.logs import Logs, curve_title, plot_learning_curve
 from training.rollout import LEARNER, League, Rollout, collect, make_teacher, reward_scale
+from training.summary import resume_command, summary_text, tournament_command
 
 __all__ = [  # this file's names, and those of the parts that were defined here before the split
     "CHECKPOINT_KEYS", "CHECKPOINT_VERSION", "LEARNER", "PACKED_DTYPES", "PROGRESS_NUMBERS",
@@ -257,6 +273,8 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     """:func:`train`, the rollouts played here (``rollouts`` None) or by ``rollouts``."""
     rules = make_rules(args.preset, num_players=args.num_players, **args.options)
     args.num_players = rules.num_players
+    if args.run_dir is None:
+        args.run_dir = default_run_dir(args.preset, rules.num_players)
     resolve_family(args, rules.game)
     for spec in args.eval_opponents:  # fail now rather than at the first evaluation
         agents.from_spec(spec, rules)
@@ -274,9 +292,11 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     league = League(rules, args, rng, device)
     league.seat(np.arange(args.num_games))
-    progress: dict[str, Any] = {"iteration": 0, "decisions": 0, "samples": 0, "elapsed_s": 0.0,
-                                "train_s": 0.0, "next_eval": args.eval_every, "evals": []}  # fmt: skip
+    progress: dict[str, Any] = {"iteration": 0, "decisions": 0, "imitation": 0, "samples": 0,
+                                "elapsed_s": 0.0, "train_s": 0.0, "next_eval": args.eval_every,
+                                "evals": []}  # fmt: skip
     checkpoint_path, policy_path = run / "checkpoint.pt", run / "policy.pt"
+    curve_path = run / "learning_curve.png"
     if checkpoint_path.exists() and not args.resume:
         raise FileExistsError(
             f"{run} holds a run already: pass --resume to continue it, or choose another --run-dir"
@@ -286,10 +306,11 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
         saved = read_checkpoint(checkpoint_path)
         # A setting newer than the checkpoint had its default when the run began.
         before = {**comparable(resolve_family(Args(), rules.game)), **saved["args"]}
-        differ = {k for k, v in comparable(args).items() if before.get(k) != v}
+        differ = {k: v for k, v in comparable(args).items() if before.get(k) != v}
         if differ:
+            values = ", ".join(f"{k} {before.get(k)!r} there, {v!r} here" for k, v in sorted(differ.items()))
             raise ValueError(
-                f"{checkpoint_path} was trained with other settings ({', '.join(sorted(differ))}); "
+                f"{checkpoint_path} was trained with other settings ({values}); "
                 "resume with the same command (only budgets may change) or choose another --run-dir"
             )
         if ("ray" in saved) != (rollouts is not None):
@@ -310,8 +331,9 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     scale = reward_scale(rules)
     obs_layout = observation_layout(rules)
     better = family(rules).better
+    flags = to_argv(args, rules.game)
     trained_info = {
-        "command": "python -m training.ppo " + " ".join(to_argv(args, rules.game)),
+        "command": "python -m training.ppo " + " ".join(flags),
         "settings": comparable(args),
         "precision": str(dtype).removeprefix("torch."),
     }
@@ -338,9 +360,10 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
                      elapsed_s=round(progress["elapsed_s"], 1))  # fmt: skip
         progress["evals"].extend(results)
         logs.evaluation(results)
-        title = f"{args.preset}, {rules.num_players} players: PPO"
-        plot_learning_curve(progress["evals"], title, run / "learning_curve.png", args.imitation_decisions,
-                            better, teacher_name)  # fmt: skip
+        imitated, decisions = progress["imitation"], progress["decisions"]
+        title = curve_title(args.preset, rules.num_players, imitated, decisions)
+        plot_learning_curve(progress["evals"], title, curve_path, imitated, better, teacher_name,
+                            ppo=decisions > imitated)  # fmt: skip
         logs.bar.set_postfix_str(
             f"policy − opponent, {better} is better: "
             + ", ".join(f"vs {r['opponent']} {r['diff']:+.2f}±{r['ci95']:.2f}" for r in results)
@@ -356,64 +379,130 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
             return False
         return progress["elapsed_s"] < 60 * args.minutes
 
+    if args.imitation_decisions is not None and args.total_decisions:
+        if progress["decisions"] < args.imitation_decisions >= args.total_decisions:
+            logs.warn(
+                f"--imitation-decisions {args.imitation_decisions:,} is not below --total-decisions "
+                f"{args.total_decisions:,}: this run ends in imitation, with no PPO"
+            )
+    saved_at = {"iteration": progress["iteration"], "decisions": progress["decisions"]}
+    stopped, reached = "interrupted (Ctrl-C)", False
+    segment: list[tuple[int, float]] = []  # this segment's imitation iterations: (decisions, seconds)
     clock = time.perf_counter()
-    while budget_left():
-        start = time.perf_counter()
-        imitation = progress["decisions"] < args.imitation_decisions
-        if rollouts is None:
-            collect(table, league, net, buf, rng, device, scale, teacher if imitation else None, dtype)
-        else:
-            buf = rollouts.collect(net, league, imitation)
-        if imitation:
-            buf.value[: buf.size] = 0.0
-        adv, trainable = advantages(buf, rules.num_players, args.gamma, 1.0 if imitation else args.gae_lambda)
-        stats = update(net, optimizer, buf, adv, trainable, args, device, imitation, obs_layout, dtype)
-        decisions = args.rollout_steps * args.num_games
-        progress["iteration"] += 1
-        progress["decisions"] += decisions
-        progress["samples"] += int(stats.pop("samples"))
-        progress["train_s"] += time.perf_counter() - start
-        rate = decisions / (time.perf_counter() - start)
-        clock = tick(clock)
-        logs.train({
-            "iteration": progress["iteration"], "decisions": progress["decisions"],
-            "samples": progress["samples"], "elapsed_s": round(progress["elapsed_s"], 2),
-            "decisions_per_s": round(rate),
-            "phase": "imitation" if imitation else "ppo", **stats,
-        })  # fmt: skip
-        logs.bar.update(decisions)
-        if not imitation and args.pool_every and progress["iteration"] % args.pool_every == 0:
-            league.snapshot(net)
-        evaluated = bool(args.eval_every) and progress["decisions"] >= progress["next_eval"]
-        if evaluated:
-            progress["next_eval"] += args.eval_every
-            run_evaluation()
-        clock = tick(clock)
-        finished = not budget_left()
-        if finished and not evaluated:
-            run_evaluation()
-        if finished or progress["iteration"] % args.checkpoint_every == 0:
+    try:
+        while budget_left():
+            start = time.perf_counter()
+            imitation = imitating(args, progress["decisions"], progress["imitation"], progress["elapsed_s"])
+            if rollouts is None:
+                collect(table, league, net, buf, rng, device, scale, teacher if imitation else None, dtype)
+            else:
+                buf = rollouts.collect(net, league, imitation)
+            if imitation:
+                buf.value[: buf.size] = 0.0
+            lam = 1.0 if imitation else args.gae_lambda
+            adv, trainable = advantages(buf, rules.num_players, args.gamma, lam)
+            stats = update(net, optimizer, buf, adv, trainable, args, device, imitation, obs_layout, dtype)
+            decisions = args.rollout_steps * args.num_games
+            progress["iteration"] += 1
+            progress["decisions"] += decisions
+            progress["imitation"] += decisions if imitation else 0
+            progress["samples"] += int(stats.pop("samples"))
+            progress["train_s"] += time.perf_counter() - start
+            seconds = time.perf_counter() - start
             clock = tick(clock)
-            save_checkpoint()
-    logs.close()
-    last = [e for e in progress["evals"] if e["iteration"] == progress["iteration"]]
-    return {
-        "run_dir": str(run), "iterations": progress["iteration"], "decisions": progress["decisions"],
-        "samples": progress["samples"], "minutes": round(progress["elapsed_s"] / 60, 2),
+            logs.train({
+                "iteration": progress["iteration"], "decisions": progress["decisions"],
+                "samples": progress["samples"], "elapsed_s": round(progress["elapsed_s"], 2),
+                "decisions_per_s": round(decisions / seconds),
+                "phase": "imitation" if imitation else "ppo", **stats,
+            })  # fmt: skip
+            logs.bar.update(decisions)
+            if imitation:
+                segment.append((decisions, seconds))
+                if len(segment) == 2:  # the first iteration warms up: the second gives the rate
+                    warn_imitation_too_long(args, progress, decisions / seconds, logs)
+            if not imitation and args.pool_every and progress["iteration"] % args.pool_every == 0:
+                league.snapshot(net)
+            evaluated = bool(args.eval_every) and progress["decisions"] >= progress["next_eval"]
+            if evaluated:
+                progress["next_eval"] += args.eval_every
+                run_evaluation()
+            clock = tick(clock)
+            finished = not budget_left()
+            if finished and not evaluated:
+                run_evaluation()
+            if finished or progress["iteration"] % args.checkpoint_every == 0:
+                clock = tick(clock)
+                save_checkpoint()
+                saved_at = {"iteration": progress["iteration"], "decisions": progress["decisions"]}
+        reached = bool(args.total_decisions) and progress["decisions"] >= args.total_decisions
+        stopped = (
+            f"the decision budget (--total-decisions {args.total_decisions:,})"
+            if reached
+            else f"the time budget (--minutes {args.minutes:g})"
+        )
+    except KeyboardInterrupt:  # the checkpoint of the last whole iteration stays: --resume goes on from it
+        stopped = (
+            f"interrupted (Ctrl-C); the checkpoint holds iteration {saved_at['iteration']} "
+            f"({saved_at['decisions']:,} decisions), where --resume continues"
+        )
+    finally:
+        logs.close()
+    last_iteration = max([e["iteration"] for e in progress["evals"]], default=None)
+    last = [e for e in progress["evals"] if e["iteration"] == last_iteration]
+    made, imitated = progress["decisions"], progress["imitation"]
+    summary = {
+        "preset": args.preset, "num_players": rules.num_players, "run_dir": str(run),
+        "iterations": progress["iteration"], "decisions": made, "imitation_decisions": imitated,
+        "ppo_decisions": made - imitated, "teacher": teacher_name, "samples": progress["samples"],
+        "minutes": round(progress["elapsed_s"] / 60, 2),
         "decisions_per_s": round(progress["decisions"] / max(progress["train_s"], 1e-9)),
-        "evaluation": last, "policy": str(policy_path), "checkpoint": str(checkpoint_path),
+        "stopped": stopped, "better": better, "evaluation": last,
+        "policy": str(policy_path), "checkpoint": str(checkpoint_path),
     }  # fmt: skip
+    if policy_path.exists() and last and "seats" in last[0]:
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", last[0]["opponent"])  # beside it: its CSV and chart
+        summary["evaluate_command"] = tournament_command(
+            args.preset, rules.num_players, args.options, last[0], str(run / f"policy-vs-{name}.json")
+        )
+    if checkpoint_path.exists():
+        summary["resume_command"] = resume_command(flags, "total_decisions" if reached else "minutes")
+    files = {
+        "checkpoint": checkpoint_path, "policy": policy_path, "losses": run / "train.csv",
+        "evaluations": run / "eval.csv", "learning curve": curve_path, "TensorBoard": run / "tb",
+    }  # fmt: skip
+    summary["files"] = {what: str(path) for what, path in files.items() if path.exists()}
+    summary["files"]["this summary"] = str(run / "summary.json")
+    (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
+def warn_imitation_too_long(args: Args, progress: Mapping[str, Any], rate: float, logs: Logs) -> None:
+    """Warn (once, from the measured ``rate`` in decisions per second) when an explicit
+    ``imitation_decisions`` will not be done within the time budget."""
+    left = (args.imitation_decisions or 0) - progress["decisions"]
+    if args.imitation_decisions is None or left <= 0 or not math.isfinite(args.minutes):
+        return
+    needed_s = progress["elapsed_s"] + left / rate
+    if needed_s > 60 * args.minutes:
+        logs.warn(
+            f"at {rate:,.0f} decisions/s, --imitation-decisions {args.imitation_decisions:,} takes about "
+            f"{needed_s / 60:.1f} of the {args.minutes:g} minutes budgeted: this run ends in imitation, with "
+            "no PPO (raise --minutes, or lower --imitation-decisions or leave it out to fit the run)"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m training.ppo [flags]``: train, print the summary as JSON. Bad input: one line
+    """``python -m training.ppo [flags]``: train, print the closing summary (``summary.json`` in the
+    run directory holds it as data); exit status 130 after Ctrl-C. Bad input: one line
     on stderr and exit status 2 (``--debug``: the traceback)."""
     parser = add_arguments(ArgumentParser(prog="python -m training.ppo", description=__doc__.split("\n")[0]))
     add_debug(parser)
 
     def run(namespace: argparse.Namespace) -> int:
-        print(json.dumps(train(args_from(namespace)), indent=1))
-        return 0
+        summary = train(args_from(namespace))
+        print(summary_text(summary))
+        return 130 if summary["stopped"].startswith("interrupted") else 0
 
     return run_command(parser, argv, run)
 
