@@ -314,9 +314,10 @@ def training_variants() -> str:
     fp = pair(fp32, "ppo:checkpoint=results/bf16_training/hearts-4p-fp32.pt", "ppo")
     h128 = pair(lean, "ppo:checkpoint=results/lean_network/hearts-4p-h128.pt", "ppo")
     return (
-        "Trained for the shipped run's budget, the bfloat16 agent ended weaker than the shipped checkpoint\n"
-        f"({pm(*bf, plus=True)} points a deal over {bf16['deals']:,} duplicate deals) while a float32 run of "
-        f"today's code with the same budget matched it ({pm(*fp, plus=True)}), so float32 stays the default\n"
+        "Trained for the shipped run's budget (one training run each), the bfloat16 agent ended weaker than\n"
+        f"the shipped checkpoint ({pm(*bf, plus=True)} points a deal over {bf16['deals']:,} duplicate deals) "
+        f"while a float32 run with the same budget matched it ({pm(*fp, plus=True)}), so float32 stays "
+        "the default\n"
         "(`results/bf16_training/README.md`). A leaner network (128x128), trained for the same budget,\n"
         f"ended weaker too: {pm(*h128, plus=True)} points a deal against the shipped one over "
         f"{lean['deals']:,} deals (`results/lean_network/README.md`).\n"

@@ -1,5 +1,5 @@
 """Same numbers before and after a change: every configuration's deals, observations, legal
-masks and rewards, and the shipped checkpoints' tournaments, on two commits (issue 19).
+masks and rewards, and the shipped checkpoints' tournaments, on two commits.
 
 A refactor that moves modules must not change a number. This script plays, inside one
 checkout, a few hundred seeded deals of every configuration (each preset at each of its player

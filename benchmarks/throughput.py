@@ -23,7 +23,7 @@ Batched runs are measured in the steady state (see ``WARMUP_STEPS``).
 Run: ``python -m benchmarks.throughput`` (``make bench``); ``--all-presets`` adds one row per
 preset at B=4096; ``--json FILE`` saves the numbers (:func:`report`: the rows with the command,
 numpy's version, the machine and the run's commit and date); ``--check-targets`` ends with the
-issue-12 targets (:data:`TARGETS`), each met or missed, and exits 1 if one is missed.
+project's throughput targets (:data:`TARGETS`), each met or missed, and exits 1 if one is missed.
 """
 
 from __future__ import annotations
