@@ -373,7 +373,7 @@ def test_the_closing_summary_names_the_files_and_a_command_that_replays_the_eval
     assert main([*shlex.split(command)[1:], "--quiet"]) == 0
     table = capsys.readouterr().out
     diff = float(rows(run / "eval.csv")[-1]["diff"])
-    pair = next(line for line in table.splitlines() if line.startswith("ppo:") and " - strategy" in line)
+    pair = next(line for line in table.splitlines() if line.startswith("ppo") and " - strategy" in line)
     assert float(pair.split()[-2]) == pytest.approx(diff, abs=5e-4)
     assert len(rows(run / "eval.csv")) == 1  # the tournament's files do not replace the run's
 
