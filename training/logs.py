@@ -97,6 +97,7 @@ class Logs:
 
     def __init__(self, run: Path, args: Args, iteration: int, decisions: int) -> None:
         self.run = run
+        self.args = args
         for name, columns in (("train.csv", self.TRAIN), ("eval.csv", self.EVAL)):
             path = run / name
             kept = []
@@ -117,8 +118,16 @@ class Logs:
         total = args.total_decisions or None
         self.bar = tqdm(
             total=total, initial=decisions, unit="dec", unit_scale=True, disable=not args.progress,
-            desc=f"{args.preset} {args.num_players}p ppo", dynamic_ncols=True,
+            desc=f"{args.preset} {args.num_players}p", dynamic_ncols=True,
         )  # fmt: skip
+
+    def phase_label(self, phase: str) -> str:
+        """The progress bar's name for an iteration of ``phase`` (``"imitation"`` or ``"ppo"``)."""
+        return f"{self.args.preset} {self.args.num_players}p {phase}"
+
+    def phase(self, phase: str) -> None:
+        """Name the progress bar after the phase the run is in."""
+        self.bar.set_description(self.phase_label(phase), refresh=False)
 
     def _append(self, name: str, columns: list[str], rows: list[dict[str, Any]]) -> None:
         with (self.run / name).open("a", newline="") as f:

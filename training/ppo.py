@@ -416,6 +416,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
                 "decisions_per_s": round(decisions / seconds),
                 "phase": "imitation" if imitation else "ppo", **stats,
             })  # fmt: skip
+            logs.phase("imitation" if imitation else "ppo")
             logs.bar.update(decisions)
             if imitation:
                 segment.append((decisions, seconds))
