@@ -31,8 +31,10 @@ where the two unseen copies of a card lie in different places is reached by two 
 one where they lie together by one, so the draw gives the first twice the weight; this is the
 weight the shuffle itself gives them. :func:`exact_count` counts placements of copies.
 
-**Not used.** The order of past tricks and what it implied about hands at the time (a seat
-that showed out is void now, which is all the observation records); Domino Hearts' draws
+**Not used.** The order of past tricks and what each play's legality implied about the hand
+at the time (a heart discarded on the first trick where points may not go on it, a heart led
+before hearts were broken: the seat then held nothing else), which the observation does not
+record; only the voids it records (a seat that showed out is void now); Domino Hearts' draws
 (how many cards each draw took, which the observation does not record: the stock and the
 hands are sampled from the sizes it does record); the cards other seats passed among
 themselves (they are in hands, like any unseen card).
@@ -43,10 +45,12 @@ cards). Smear is refused with ``NotImplementedError``.
 
 **Method.** The unseen cards of one suit are interchangeable as far as the constraints go, so
 the count is a sum over how many cards of each suit each constrained seat (one void or more)
-holds: a dynamic programme over those seats, whose state is the unseen cards left in each suit,
-weights each choice by binomials, and the seats without voids and the kitty or stock share the
-rest by one multinomial. A draw samples the per-suit counts seat by seat in proportion to the
-worlds below each choice, then deals the cards of each suit uniformly by those counts. Counts
+holds: a dynamic programme over those seats and their suits, whose state is the unseen cards
+left in each suit, weights each choice by a binomial (the last constrained seat takes any of
+the cards its voids allow: one binomial), and the seats without voids and the kitty or stock
+share the rest by one multinomial. A draw samples the per-suit counts step by
+step in proportion to the worlds below each choice, then deals the cards of each suit
+uniformly by those counts. Counts
 are exact Python ints (a two-deck deal of twelve places exceeds int64).
 
 Seats are *relative*, as in the observation: index 0 is the observer, 1 the seat on his left.
@@ -113,11 +117,14 @@ class Worlds:
     One deck: ``hands`` is (W, P) uint64 and ``rest`` (W,) uint64. Two decks: ``hands`` is
     (W, P, 2) and ``rest`` (W, 2), the ``(lo, hi)`` words of :mod:`hearts_env.cardsets`
     stacked on a last axis. ``hands[:, 0]`` is the observer's own hand; ``rest`` holds the
-    unseen kitty or stock (0 when there is none).
+    unseen kitty or stock (0 when there is none). Drawn for a batch of observations, both have
+    a leading (B,) axis.
     """
 
     hands: np.ndarray
+    """(W, P) or (W, P, 2): each world's hand of every relative seat."""
     rest: np.ndarray
+    """(W,) or (W, 2): each world's unseen kitty or stock."""
 
 
 def _suit_of(slots: int) -> np.ndarray:
@@ -218,7 +225,13 @@ def _check(rules: Rules, k: Knowledge) -> None:
 
 
 class _Counter:
-    """The dynamic programme of one :class:`Knowledge`: worlds below each (seat, suit counts left)."""
+    """The dynamic programme of one :class:`Knowledge`.
+
+    Its steps take the constrained seats one after another and, for each, the suits it may hold
+    one after another; a step's state is the unseen cards left in each suit (the cards the seat
+    still needs follow from it, since every earlier seat took exactly its need), and
+    :meth:`worlds` counts the worlds from a state on.
+    """
 
     def __init__(self, k: Knowledge) -> None:
         suit = _suit_of(len(k.unseen))
@@ -227,47 +240,49 @@ class _Counter:
         # The seats with a void (and cards to receive) go through the programme; the others and
         # the rest share what is left by one multinomial.
         self.seats = [q for q in range(1, len(free)) if free[q] and k.voids[q].any()]
-        self.need = [int(free[q]) for q in self.seats]
-        self.allowed = [tuple(g for g in range(5) if not k.voids[q, g]) for q in self.seats]
-        shares = [int(free[q]) for q in range(1, len(free)) if q not in self.seats] + [k.rest]
         self.others = [q for q in range(1, len(free)) if q not in self.seats]
-        total = sum(shares)
-        self.tail = factorial(total)
+        need = [int(free[q]) for q in self.seats]
+        # steps[n] = (constrained seat index j, suit g, unseen cards left when seat j starts,
+        # its need): one step per suit with unseen cards that a constrained seat may hold
+        # (:func:`_check` has made sure that each seat's need fits its suits).
+        self.steps: list[tuple[int, int, int, int]] = []
+        start = sum(self.left)
+        for j, q in enumerate(self.seats):
+            self.steps += [(j, g, start, need[j]) for g in range(5) if self.left[g] and not k.voids[q, g]]
+            start -= need[j]
+        shares = [int(free[q]) for q in self.others] + [k.rest]
+        self.tail = factorial(sum(shares))
         for share in shares:
             self.tail //= factorial(share)
-        self.below = lru_cache(maxsize=None)(self._below)
+        self.worlds = lru_cache(maxsize=None)(self._worlds)
 
-    def choices(self, j: int, left: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """Each way (cards per suit, worlds) for constrained seat ``j`` to take its cards from ``left``."""
-        out: list[tuple[tuple[int, ...], int]] = []
-        allowed = self.allowed[j]
+    def options(self, n: int, left: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        """Step ``n`` from ``left``: the cards its seat may take of its suit, and the worlds of each."""
+        j, g, start, need = self.steps[n]
+        need -= start - sum(left)  # what the seat still needs
+        last = n + 1 == len(self.steps) or self.steps[n + 1][0] != j
+        later = 0 if last else sum(left[step[1]] for step in self.steps[n + 1 :] if step[0] == j)
+        takes, worlds = [], []
+        for x in range(max(0, need - later), min(need, left[g]) + 1):
+            after = left[:g] + (left[g] - x,) + left[g + 1 :]
+            ways = comb(left[g], x) * self.worlds(n + 1, after)
+            if ways:
+                takes.append(x)
+                worlds.append(ways)
+        return takes, worlds
 
-        def walk(i: int, need: int, take: list[int], ways: int) -> None:
-            if i == len(allowed):
-                if need:
-                    return
-                after = tuple(n - t for n, t in zip(left, take))
-                worlds = ways * self.below(j + 1, after)
-                if worlds:
-                    out.append((tuple(take), worlds))
-                return
-            g = allowed[i]
-            later = sum(left[h] for h in allowed[i + 1 :])  # what the later suits can still give
-            for x in range(max(0, need - later), min(need, left[g]) + 1):
-                take[g] = x
-                walk(i + 1, need - x, take, ways * comb(left[g], x))
-            take[g] = 0
-
-        walk(0, self.need[j], [0] * 5, 1)
-        return out
-
-    def _below(self, j: int, left: tuple[int, ...]) -> int:
-        if j == len(self.seats):
+    def _worlds(self, n: int, left: tuple[int, ...]) -> int:
+        if n == len(self.steps):
             return self.tail
-        return sum(worlds for _, worlds in self.choices(j, left))
+        j, _, start, need = self.steps[n]
+        if j == len(self.seats) - 1:  # the last constrained seat: any of its suits' cards will do
+            fits = sum(left[step[1]] for step in self.steps[n:])
+            return comb(fits, need - (start - sum(left))) * self.tail
+        return sum(self.options(n, left)[1])
 
     def count(self) -> int:
-        return self.below(0, self.left)
+        """Every world of the :class:`Knowledge`."""
+        return self.worlds(0, self.left)
 
 
 def exact_count(rules: Rules, observation: np.ndarray) -> int:
@@ -326,22 +341,22 @@ def _sample_one(rules: Rules, observation: np.ndarray, num_worlds: int, rng: np.
 
 
 def _sample_counts(counter: _Counter, num_worlds: int, rng: np.random.Generator) -> np.ndarray:
-    """(W, J, 5) the cards of each suit each constrained seat holds, drawn in proportion to the
-    worlds of each choice (worlds in the same state are drawn together)."""
+    """(W, J, 5) the cards of each suit each constrained seat holds, drawn step by step in
+    proportion to the worlds of each choice (worlds in the same state are drawn together)."""
     takes = np.zeros((num_worlds, len(counter.seats), 5), np.int64)
     groups = {counter.left: np.arange(num_worlds)}
-    for j in range(len(counter.seats)):
+    for n, (j, g, _, _) in enumerate(counter.steps):
         after: dict[tuple[int, ...], list[np.ndarray]] = {}
         for left, rows in groups.items():
-            options = counter.choices(j, left)
-            total = sum(worlds for _, worlds in options)
-            weights = np.array([worlds / total for _, worlds in options])
+            options, worlds = counter.options(n, left)
+            total = sum(worlds)
+            weights = np.array([ways / total for ways in worlds])
             picked = rng.choice(len(options), size=len(rows), p=weights / weights.sum())
             for i in np.unique(picked):
-                take = options[i][0]
                 chosen = rows[picked == i]
-                takes[chosen, j] = take
-                after.setdefault(tuple(n - t for n, t in zip(left, take)), []).append(chosen)
+                takes[chosen, j, g] = options[i]
+                state = left[:g] + (left[g] - options[i],) + left[g + 1 :]
+                after.setdefault(state, []).append(chosen)
         groups = {left: np.concatenate(parts) for left, parts in after.items()}
     return takes
 

@@ -18,7 +18,7 @@ import pytest
 
 from hearts_env import Table, cardsets, layout, make_rules
 from hearts_env.bits import SUIT_MASK, U64, ZERO
-from hearts_env.cards import parse_cards
+from hearts_env.cards import card_name, parse_cards
 from hearts_env.presets import PRESETS, preset_names
 from hearts_env.rules import Rules
 from hearts_env.stock import remaining
@@ -42,7 +42,7 @@ def observation(
     lay = layout(rules)
     obs = np.zeros(lay.size, np.float32)
     sl = lay.slices
-    c, p = rules.card_slots, rules.num_players
+    p = rules.num_players
 
     def put(name: str, cards: str, row: int | None = None) -> None:
         view = obs[sl[name]].reshape(lay.shape(name))
@@ -65,7 +65,6 @@ def observation(
     if hand_sizes is not None:
         obs[sl["hand_sizes"]] = np.array(hand_sizes, np.float32) / rules.hand_size
         obs[sl["stock_left"]] = stock_left / rules.stock_size
-    assert obs[sl["hand"]].sum() <= c
     return obs
 
 
@@ -80,8 +79,6 @@ def rest_of_deck(rules: Rules, *used: str) -> list[int]:
 
 def spread(cards: list[int], counts: Sequence[int]) -> list[str]:
     """``cards`` cut into consecutive piles of ``counts`` cards, as card-name strings."""
-    from hearts_env.cards import card_name
-
     piles, at = [], 0
     for n in counts:
         piles.append(" ".join(card_name(c) for c in cards[at : at + n]))
@@ -407,6 +404,26 @@ def pinned_pass(rules: Rules, obs: np.ndarray) -> tuple[int, np.ndarray]:
     return receiver, np.array(
         cardsets.from_list(np.repeat(np.arange(rules.card_slots), k.pinned[receiver])), U64
     )
+
+
+def test_the_world_check_catches_a_contradiction() -> None:
+    rules = make_rules("hearts")
+    table = Table(rules, num_games=1)
+    table.reset(seed=3)
+    for _ in range(20):  # past the pass, into the play
+        table.step(np.flatnonzero(table.action_mask()[0])[:1])
+    seat = int(table.state.current[0])
+    truth, rest, order = true_world(table, 0, seat)
+    none = np.zeros(2, U64)
+    check_world(rules, truth, rest, 0, order, none, 0, truth, rest)
+    moved = truth.copy()  # the observer's lowest card in seat 1's hand instead
+    lowest = truth[0, 0] & (~truth[0, 0] + U64(1))
+    moved[0, 0], moved[1, 0] = truth[0, 0] ^ lowest, truth[1, 0] | lowest
+    voids = int(table.state.voids[0]) | 0xF << 4 * int(order[1])  # seat 1 shown out of every suit
+    with pytest.raises(AssertionError):
+        check_world(rules, truth, rest, voids, order, none, 0, truth, rest)
+    with pytest.raises(AssertionError):
+        check_world(rules, truth, rest, 0, order, none, 0, moved, rest)
 
 
 HEARTS_PRESETS = preset_names("hearts")
