@@ -332,6 +332,10 @@ def test_inconsistent_observations_are_named() -> None:
         exact_count(rules, doubled)
     with pytest.raises(ValueError, match="one vector of"):
         exact_count(make_rules("hearts", 5), obs)
+    with pytest.raises(ValueError, match="num_worlds must be a positive int, got 0"):
+        sample_worlds(rules, obs, 0)
+    with pytest.raises(ValueError, match=r"observations must be \(D,\) or \(B, D\)"):
+        sample_worlds(rules, obs[None, None], 5)
     with pytest.raises(NotImplementedError, match="Smear"):
         exact_count(
             make_rules("smear_partnership"),
