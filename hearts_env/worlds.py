@@ -28,8 +28,10 @@ others played, bid or passed):
 **Two decks.** The two copies of a card are two cards of the shuffle, and a world places each
 unseen copy. Read as counts (the (lo, hi) card sets of :mod:`hearts_env.cardsets`), a world
 where the two unseen copies of a card lie in different places is reached by two placements and
-one where they lie together by one, so the draw gives the first twice the weight; this is the
-weight the shuffle itself gives them. :func:`exact_count` counts placements of copies.
+one where they lie together by one, so the draw gives the first twice the weight, as a shuffle
+does. :func:`exact_count` counts placements of copies. (Where a seat played one copy and the
+other is unseen, the deal itself gives the other copy half the weight in that seat's hand; the
+sampler, which does not trace copies through plays and passes, gives every place the same.)
 
 **Not used.** The order of past tricks and what each play's legality implied about the hand
 at the time (a heart discarded on the first trick where points may not go on it, a heart led
@@ -48,10 +50,9 @@ the count is a sum over how many cards of each suit each constrained seat (one v
 holds: a dynamic programme over those seats and their suits, whose state is the unseen cards
 left in each suit, weights each choice by a binomial (the last constrained seat takes any of
 the cards its voids allow: one binomial), and the seats without voids and the kitty or stock
-share the rest by one multinomial. A draw samples the per-suit counts step by
-step in proportion to the worlds below each choice, then deals the cards of each suit
-uniformly by those counts. Counts
-are exact Python ints (a two-deck deal of twelve places exceeds int64).
+share the rest by one multinomial. A draw samples the per-suit counts step by step in
+proportion to the worlds below each choice, then deals the cards of each suit uniformly by
+those counts. Counts are exact Python ints (a two-deck deal of twelve places exceeds int64).
 
 Seats are *relative*, as in the observation: index 0 is the observer, 1 the seat on his left.
 """
@@ -71,7 +72,7 @@ from hearts_env.families import family
 from hearts_env.observation import layout
 from hearts_env.rules import Rules
 
-_PIECES = ("hand", "played_by_seat", "current_trick", "passed", "received", "known_voids", "phase")
+_PIECES = ("hand", "played_by_seat", "passed", "known_voids", "pass_direction", "phase")
 """The observation pieces the sampler reads (the Hearts family's)."""
 
 _CHUNK = 4096
