@@ -1,0 +1,403 @@
+"""Worlds consistent with what one seat has seen: exact counts and uniform draws (Hearts family).
+
+A *world* gives every card the observing seat cannot see a place: another seat's hand, or the
+unseen rest of the deck outside the hands (the kitty or widow that went face down to another
+seat, or Domino Hearts' stock). :func:`sample_worlds` draws worlds uniformly among all those
+consistent with one observation (the float32 vector of :class:`~hearts_env.table.Table` or the
+envs, read through :func:`hearts_env.layout`), and :func:`exact_count` counts them. Both read
+only the observation and the rules.
+
+**What constrains a world** (only hard facts; the sampler uses no inference from how the
+others played, bid or passed):
+
+* the observer's own hand, and every card played this deal and by whom (``played_by_seat``,
+  the current trick included);
+* the cards the observer passed: once the exchange is made, the receiver holds each passed
+  card he has not played since (the copies passed minus the copies he played, with two decks);
+  the cards received are in the observer's hand or played, like his own;
+* the suits each seat has shown out of (``known_voids``): that seat holds none of the suit now
+  (a joker is in no suit and fits every hand);
+* every seat's hand size now: the cards dealt less the cards it has played (Domino Hearts:
+  the ``hand_sizes`` piece, since draws change them);
+* the kitty (``leftover="kitty"``, Heartsette's widow): unseen unless the observer took it with
+  the first trick (then its cards are known); Domino Hearts' stock, of the size ``stock_left``
+  says, is unseen;
+* the deck: removed cards, jokers, and with two decks (Cancellation Hearts) two copies of
+  every card.
+
+**Two decks.** The two copies of a card are two cards of the shuffle, and a world places each
+unseen copy. Read as counts (the (lo, hi) card sets of :mod:`hearts_env.cardsets`), a world
+where the two unseen copies of a card lie in different places is reached by two placements and
+one where they lie together by one, so the draw gives the first twice the weight, as a shuffle
+does. :func:`exact_count` counts placements of copies. (Where a seat played one copy and the
+other is unseen, the deal itself gives the other copy half the weight in that seat's hand; the
+sampler, which does not trace copies through plays and passes, gives every place the same.)
+
+**Not used.** The order of past tricks and what each play's legality implied about the hand
+at the time (a heart discarded on the first trick where points may not go on it, a heart led
+before hearts were broken: the seat then held nothing else), which the observation does not
+record; only the voids it records (a seat that showed out is void now); Domino Hearts' draws
+(how many cards each draw took, which the observation does not record: the stock and the
+hands are sampled from the sizes it does record); the cards other seats passed among
+themselves (they are in hands, like any unseen card).
+
+**Covered.** Every Hearts-family preset and player count, including Joker Hearts, Heartsette,
+Domino Hearts, Cancellation Hearts and the bidding and declaring variants (decisions reveal no
+cards). Smear is refused with ``NotImplementedError``.
+
+**Method.** The unseen cards of one suit are interchangeable as far as the constraints go, so
+the count is a sum over how many cards of each suit each constrained seat (one void or more)
+holds: a dynamic programme over those seats and their suits, whose state is the unseen cards
+left in each suit, weights each choice by a binomial (the last constrained seat takes any of
+the cards its voids allow: one binomial), and the seats without voids and the kitty or stock
+share the rest by one multinomial. A draw samples the per-suit counts step by step in
+proportion to the worlds below each choice, then deals the cards of each suit uniformly by
+those counts. Counts are exact Python ints (a two-deck deal of twelve places exceeds int64).
+
+Seats are *relative*, as in the observation: index 0 is the observer, 1 the seat on his left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb, factorial
+
+import numpy as np
+
+from hearts_env import cardsets
+from hearts_env.bits import BIT, U64, ZERO
+from hearts_env.cards import SUIT_SYMBOLS, card_symbol
+from hearts_env.families import family
+from hearts_env.observation import layout
+from hearts_env.rules import Rules
+
+_PIECES = ("hand", "played_by_seat", "passed", "known_voids", "pass_direction", "phase")
+"""The observation pieces the sampler reads (the Hearts family's)."""
+
+_CHUNK = 4096
+"""Worlds dealt at once (bounds the memory of the dealing arrays)."""
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What one observation fixes about the hidden cards, by relative seat (0 = the observer).
+
+    Card arrays have one entry per card slot (``rules.card_slots``) and hold copies (0, 1, 2).
+    """
+
+    hand: np.ndarray
+    """(C,) the observer's hand."""
+    unseen: np.ndarray
+    """(C,) copies of each card whose place the observer does not know."""
+    pinned: np.ndarray
+    """(P, C) copies known to be in each seat's hand now (passed cards not yet played; row 0 is
+    the observer's hand)."""
+    sizes: np.ndarray
+    """(P,) cards each seat holds now."""
+    voids: np.ndarray
+    """(P, 5) bool: the seat holds no card of the suit (♣ ♦ ♥ ♠, then the jokers' column, never
+    void; row 0 is unused)."""
+    rest: int
+    """Unseen cards outside the hands: the kitty (not taken by the observer) or the stock."""
+    rest_name: str
+    """``"kitty"``, ``"stock"`` or ``""`` (no such cards)."""
+
+    @property
+    def free_sizes(self) -> np.ndarray:
+        """(P,) unseen cards each seat holds beyond its pinned ones (0 for the observer)."""
+        free = self.sizes - self.pinned.sum(axis=1)
+        free[0] = 0
+        return free
+
+
+@dataclass(frozen=True)
+class Worlds:
+    """Sampled worlds of one observation, as card sets by relative seat.
+
+    One deck: ``hands`` is (W, P) uint64 and ``rest`` (W,) uint64. Two decks: ``hands`` is
+    (W, P, 2) and ``rest`` (W, 2), the ``(lo, hi)`` words of :mod:`hearts_env.cardsets`
+    stacked on a last axis. ``hands[:, 0]`` is the observer's own hand; ``rest`` holds the
+    unseen kitty or stock (0 when there is none). Drawn for a batch of observations, both have
+    a leading (B,) axis.
+    """
+
+    hands: np.ndarray
+    """(W, P) or (W, P, 2): each world's hand of every relative seat."""
+    rest: np.ndarray
+    """(W,) or (W, 2): each world's unseen kitty or stock."""
+
+
+def _suit_of(slots: int) -> np.ndarray:
+    """(C,) the sampler's suit of each card slot: 0-3, or 4 for the jokers."""
+    cards = np.arange(slots)
+    return np.where(cards < 52, cards // 13, 4)
+
+
+def knowledge(rules: Rules, observation: np.ndarray) -> Knowledge:
+    """What the observation (D,) of ``rules`` fixes about the hidden cards.
+
+    Raises ``NotImplementedError`` for rules outside the Hearts family and ``ValueError`` for an
+    observation of other rules or one no deal can produce (naming what does not fit).
+    """
+    lay = layout(rules)
+    missing = [name for name in _PIECES if name not in lay.slices]
+    if missing:
+        raise NotImplementedError(
+            f"the world sampler reads the Hearts family's observation; {rules.preset} is a "
+            f"{family(rules).title} game (its observation has no {', '.join(missing)})"
+        )
+    obs = np.asarray(observation, dtype=np.float64)
+    if obs.shape != (lay.size,):
+        raise ValueError(
+            f"an observation of {rules.preset} with {rules.num_players} players is one vector of "
+            f"{lay.size} values, got shape {obs.shape}"
+        )
+    p, c = rules.num_players, rules.card_slots
+
+    def piece(name: str) -> np.ndarray:
+        return np.rint(lay.view(obs, name)).astype(np.int64)
+
+    hand, played, passed = piece("hand"), piece("played_by_seat"), piece("passed")
+    deck = np.zeros(c, np.int64)
+    np.add.at(deck, rules.deck.cards, 1)
+    phase = piece("phase")
+    passing = bool(phase[rules.phases.index("passing")]) if "passing" in rules.phases else False
+    pinned = np.zeros((p, c), np.int64)
+    pinned[0] = hand
+    if passed.any() and not passing:
+        direction = ("left", "right", "across", "hold")[int(np.argmax(piece("pass_direction")))]
+        receiver = rules.pass_offset(direction)
+        pinned[receiver] = np.maximum(passed - played[receiver], 0)
+    if rules.stock_size:
+        sizes = np.rint(lay.view(obs, "hand_sizes") * rules.hand_size).astype(np.int64)
+        rest = int(np.rint(lay.view(obs, "stock_left")[0] * rules.stock_size))
+        rest_name = "stock"
+    else:
+        sizes = rules.hand_size - played.sum(axis=1)
+        kitty = piece("kitty") if rules.kitty_size else np.zeros(c, np.int64)  # seen once taken
+        rest = 0 if kitty.any() else rules.kitty_size
+        rest_name = "kitty" if rules.kitty_size else ""
+    seen = played.sum(axis=0) + pinned.sum(axis=0) + (0 if rules.stock_size else kitty)
+    unseen = deck - seen
+    voids = np.zeros((p, 5), bool)
+    voids[:, :4] = piece("known_voids").astype(bool)
+    result = Knowledge(hand, unseen, pinned, sizes, voids, rest, rest_name)
+    _check(rules, result)
+    return result
+
+
+def _check(rules: Rules, k: Knowledge) -> None:
+    """``ValueError`` naming the first fact of ``k`` that no deal of ``rules`` can give."""
+    over = np.flatnonzero(k.unseen < 0)
+    if len(over):
+        copies = "one copy" if rules.decks == 1 else "two copies"
+        raise ValueError(
+            f"the observation places {card_symbol(int(over[0]))} more often than the deck's {copies}"
+        )
+    if k.sizes[0] != k.hand.sum():
+        raise ValueError(f"the observer must hold {k.sizes[0]} cards but the hand piece holds {k.hand.sum()}")
+    suit = _suit_of(len(k.unseen))
+    free = k.free_sizes
+    for seat in range(1, len(k.sizes)):
+        shown = np.flatnonzero(k.pinned[seat] & k.voids[seat][suit])
+        if len(shown):
+            card = int(shown[0])
+            raise ValueError(
+                f"seat {seat} holds the passed {card_symbol(card)} but has shown out of "
+                f"{SUIT_SYMBOLS[card // 13]}"
+            )
+        if free[seat] < 0:
+            raise ValueError(
+                f"seat {seat} must hold {k.sizes[seat]} cards but holds {k.pinned[seat].sum()} passed cards"
+            )
+        fits = int(k.unseen[~k.voids[seat][suit]].sum())
+        if free[seat] > fits:
+            raise ValueError(
+                f"seat {seat} must hold {free[seat]} unseen cards but only {fits} unseen cards fit its voids"
+            )
+    holders = int(free.sum()) + k.rest
+    if holders != k.unseen.sum():
+        where = f" and the {k.rest_name} {k.rest}" if k.rest_name else ""
+        raise ValueError(
+            f"the other seats hold {int(free.sum())} unseen cards{where}, "
+            f"but {int(k.unseen.sum())} cards are unseen"
+        )
+
+
+class _Counter:
+    """The dynamic programme of one :class:`Knowledge`.
+
+    Its steps take the constrained seats one after another and, for each, the suits it may hold
+    one after another; a step's state is the unseen cards left in each suit (the cards the seat
+    still needs follow from it, since every earlier seat took exactly its need), and
+    :meth:`worlds` counts the worlds from a state on.
+    """
+
+    def __init__(self, k: Knowledge) -> None:
+        suit = _suit_of(len(k.unseen))
+        self.left = tuple(int(k.unseen[suit == g].sum()) for g in range(5))
+        free = k.free_sizes
+        # The seats with a void (and cards to receive) go through the programme; the others and
+        # the rest share what is left by one multinomial.
+        self.seats = [q for q in range(1, len(free)) if free[q] and k.voids[q].any()]
+        self.others = [q for q in range(1, len(free)) if q not in self.seats]
+        need = [int(free[q]) for q in self.seats]
+        # steps[n] = (constrained seat index j, suit g, unseen cards left when seat j starts,
+        # its need): one step per suit with unseen cards that a constrained seat may hold
+        # (:func:`_check` has made sure that each seat's need fits its suits).
+        self.steps: list[tuple[int, int, int, int]] = []
+        start = sum(self.left)
+        for j, q in enumerate(self.seats):
+            self.steps += [(j, g, start, need[j]) for g in range(5) if self.left[g] and not k.voids[q, g]]
+            start -= need[j]
+        shares = [int(free[q]) for q in self.others] + [k.rest]
+        self.tail = factorial(sum(shares))
+        for share in shares:
+            self.tail //= factorial(share)
+        self.worlds = lru_cache(maxsize=None)(self._worlds)
+
+    def options(self, n: int, left: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        """Step ``n`` from ``left``: the cards its seat may take of its suit, and the worlds of each."""
+        j, g, start, need = self.steps[n]
+        need -= start - sum(left)  # what the seat still needs
+        last = n + 1 == len(self.steps) or self.steps[n + 1][0] != j
+        later = 0 if last else sum(left[step[1]] for step in self.steps[n + 1 :] if step[0] == j)
+        takes, worlds = [], []
+        for x in range(max(0, need - later), min(need, left[g]) + 1):
+            after = left[:g] + (left[g] - x,) + left[g + 1 :]
+            ways = comb(left[g], x) * self.worlds(n + 1, after)
+            if ways:
+                takes.append(x)
+                worlds.append(ways)
+        return takes, worlds
+
+    def _worlds(self, n: int, left: tuple[int, ...]) -> int:
+        if n == len(self.steps):
+            return self.tail
+        j, _, start, need = self.steps[n]
+        if j == len(self.seats) - 1:  # the last constrained seat: any of its suits' cards will do
+            fits = sum(left[step[1]] for step in self.steps[n:])
+            return comb(fits, need - (start - sum(left))) * self.tail
+        return sum(self.options(n, left)[1])
+
+    def count(self) -> int:
+        """Every world of the :class:`Knowledge`."""
+        return self.worlds(0, self.left)
+
+
+def exact_count(rules: Rules, observation: np.ndarray) -> int:
+    """The number of worlds consistent with one observation (D,) of ``rules``: placements of
+    the unseen cards (with two decks, of each unseen copy) in the other seats' hands and the
+    unseen kitty or stock, fitting every hand size, void and passed card.
+
+    Raises as :func:`knowledge` does.
+    """
+    return _Counter(knowledge(rules, observation)).count()
+
+
+def sample_worlds(
+    rules: Rules, observations: np.ndarray, num_worlds: int, rng: np.random.Generator | int | None = None
+) -> Worlds:
+    """``num_worlds`` worlds drawn uniformly (independently, with replacement) among those
+    consistent with each observation.
+
+    ``observations`` is one observation (D,) or a batch (B, D) of ``rules``; the result's arrays
+    have a leading (B,) axis for a batch (see :class:`Worlds` for the shapes). ``rng`` is a
+    numpy Generator or a seed. Raises as :func:`knowledge` does.
+    """
+    if not isinstance(num_worlds, (int, np.integer)) or num_worlds < 1:
+        raise ValueError(f"num_worlds must be a positive int, got {num_worlds!r}")
+    rng = np.random.default_rng(rng)
+    obs = np.asarray(observations)
+    if obs.ndim == 1:
+        return _sample_one(rules, obs, int(num_worlds), rng)
+    if obs.ndim != 2:
+        raise ValueError(f"observations must be (D,) or (B, D), got shape {obs.shape}")
+    drawn = [_sample_one(rules, row, int(num_worlds), rng) for row in obs]
+    return Worlds(np.stack([w.hands for w in drawn]), np.stack([w.rest for w in drawn]))
+
+
+def _sample_one(rules: Rules, observation: np.ndarray, num_worlds: int, rng: np.random.Generator) -> Worlds:
+    k = knowledge(rules, observation)
+    counter = _Counter(k)
+    if counter.count() == 0:
+        raise ValueError(
+            "no world fits the observation: the unseen cards cannot meet every seat's voids and hand size"
+        )
+    takes = _sample_counts(counter, num_worlds, rng)  # (W, J, 5) cards per suit of each constrained seat
+    p, two_decks = rules.num_players, rules.decks == 2
+    hands = np.zeros((num_worlds, p, 2), U64)
+    rest = np.zeros((num_worlds, 2), U64)
+    for start in range(0, num_worlds, _CHUNK):
+        part = slice(start, min(start + _CHUNK, num_worlds))
+        _deal(k, counter, takes[part], rng, hands[part], rest[part])
+    for seat in range(p):  # the known cards: the observer's hand, the passed cards
+        known = cardsets.from_list(np.repeat(np.arange(len(k.hand)), k.pinned[seat]))
+        lo, hi = cardsets.add(hands[:, seat, 0], hands[:, seat, 1], U64(known[0]), U64(known[1]))
+        hands[:, seat, 0], hands[:, seat, 1] = lo, hi
+    if two_decks:
+        return Worlds(hands, rest)
+    return Worlds(hands[..., 0].copy(), rest[:, 0].copy())
+
+
+def _sample_counts(counter: _Counter, num_worlds: int, rng: np.random.Generator) -> np.ndarray:
+    """(W, J, 5) the cards of each suit each constrained seat holds, drawn step by step in
+    proportion to the worlds of each choice (worlds in the same state are drawn together)."""
+    takes = np.zeros((num_worlds, len(counter.seats), 5), np.int64)
+    groups = {counter.left: np.arange(num_worlds)}
+    for n, (j, g, _, _) in enumerate(counter.steps):
+        after: dict[tuple[int, ...], list[np.ndarray]] = {}
+        for left, rows in groups.items():
+            options, worlds = counter.options(n, left)
+            total = sum(worlds)
+            weights = np.array([ways / total for ways in worlds])
+            picked = rng.choice(len(options), size=len(rows), p=weights / weights.sum())
+            for i in np.unique(picked):
+                chosen = rows[picked == i]
+                takes[chosen, j, g] = options[i]
+                state = left[:g] + (left[g] - options[i],) + left[g + 1 :]
+                after.setdefault(state, []).append(chosen)
+        groups = {left: np.concatenate(parts) for left, parts in after.items()}
+    return takes
+
+
+def _deal(
+    k: Knowledge, counter: _Counter, takes: np.ndarray, rng: np.random.Generator, hands: np.ndarray,
+    rest: np.ndarray,
+) -> None:  # fmt: skip
+    """Deal the unseen cards of each world by ``takes``: each suit's cards in a random order to
+    the constrained seats by their counts, the rest in a random order to the other seats and
+    the kitty or stock. Writes (lo, hi) words into ``hands`` (W, P, 2) and ``rest`` (W, 2)."""
+    worlds = len(takes)
+    cards = np.repeat(np.arange(len(k.unseen)), k.unseen)  # (M,) one entry per unseen copy
+    copy = np.zeros(len(cards), np.int64)  # 1 for the second copy of a card
+    copy[1:] = cards[1:] == cards[:-1]
+    suit = _suit_of(len(k.unseen))[cards]
+    starts = np.searchsorted(suit, np.arange(5))  # where each suit's copies begin (cards sorted)
+    order = np.argsort(rng.random((worlds, len(cards))) + 2 * suit, axis=1)  # suit by suit, shuffled
+    rank = np.arange(len(cards)) - starts[suit]  # place within its suit of each sorted position
+    # holder[w, i]: constrained seat index j of the copy at sorted position i, or J for the rest.
+    bounds = np.cumsum(takes, axis=1).transpose(0, 2, 1)[:, suit]  # (W, M, J)
+    holder = np.empty((worlds, len(cards)), np.int64)
+    np.put_along_axis(holder, order, (rank[None, :, None] >= bounds).sum(axis=2), axis=1)
+    others = counter.others + ["rest"]
+    shares = np.cumsum([k.free_sizes[q] for q in counter.others] + [k.rest])
+    free = holder == len(counter.seats)
+    keys = np.where(free, rng.random(holder.shape), 2.0)
+    place = np.empty_like(holder)
+    np.put_along_axis(place, np.argsort(keys, axis=1), np.arange(len(cards))[None, :], axis=1)
+    share = np.searchsorted(shares, place, side="right")  # which of the others takes each free copy
+    bits = BIT.take(cards)
+    places = [(q, holder == j) for j, q in enumerate(counter.seats)]
+    places += [(q, free & (share == i)) for i, q in enumerate(others)]
+    for q, mine in places:
+        words = [
+            np.bitwise_or.reduce(np.where(mine & (copy == n), bits, ZERO), axis=1, initial=U64(0))
+            for n in (0, 1)
+        ]
+        lo, hi = words[0] | words[1], words[0] & words[1]
+        if q == "rest":
+            rest[:, 0], rest[:, 1] = lo, hi
+        else:
+            hands[:, q, 0], hands[:, q, 1] = lo, hi
