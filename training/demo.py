@@ -11,19 +11,17 @@ a deal over duplicate deals) at different tables: an evaluation seats the policy
 one opponent, the tournament all four agents together, so their numbers for a pair differ.
 
 The table, the CSV and the chart name the two policies ``ppo (fresh, 3 min)`` and
-``ppo (shipped)`` (:func:`relabel`); ``tournament.json`` keeps the agent specs it was played with.
+``ppo (shipped)`` (the tournament's ``labels``); ``tournament.json`` keeps the agent specs it was played with.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import math
 import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from agents.ppo import shipped_path
 from evaluation.flags import (
@@ -84,33 +82,13 @@ def _demo(options: argparse.Namespace) -> int:
     config = TournamentConfig(
         preset="hearts", num_players=4, agents=specs, deals=options.deals, seed=options.seed
     )
-    report = relabel(Tournament(config, json_path=run / "tournament.json", labels=labels).run(), labels)
+    report = Tournament(config, json_path=run / "tournament.json", labels=labels).run()
     print()
     print(format_report(report))
     write_csv(report, run / "tournament.csv")
     write_png(report, run / "tournament.png")
     print(f"\nwritten: {run}/learning_curve.png, {run}/tournament.png, {run}/tournament.csv, {run}/train.csv")
     return 0
-
-
-def relabel(report: dict[str, Any], labels: Mapping[str, str]) -> dict[str, Any]:
-    """A copy of a tournament ``report`` with agent names (specs) replaced by ``labels`` wherever
-    they appear (agents, pairs, slam rows, and in team names ``a+b``); others stay as they are."""
-    report = copy.deepcopy(report)
-
-    def name(text: str) -> str:
-        if text in labels:
-            return labels[text]
-        return "+".join(labels.get(part, part) for part in text.split("+"))
-
-    def entries(*keys: str) -> list[dict[str, Any]]:
-        return [entry for key in keys for entry in report.get(key) or ()]
-
-    for row in entries("agents", "teams", "slam"):
-        row["name"] = name(row["name"])
-    for pair in entries("pairs", "team_pairs"):
-        pair["a"], pair["b"] = name(pair["a"]), name(pair["b"])
-    return report
 
 
 if __name__ == "__main__":
