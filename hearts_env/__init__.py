@@ -11,7 +11,8 @@ together: legal masks, ``step`` with rewards and deal/game ends, fixed deals, ``
 which agents, tournaments and training use;
 ``hearts_env.single_agent_env(preset, opponents="random", seat=0)`` — one learning seat as a
 single-agent ``gymnasium.Env``, the other seats played by given agents (``action_masks()`` for
-``sb3_contrib.MaskablePPO``).
+``sb3_contrib.MaskablePPO``);
+``hearts_env.Position`` — a deal in play, to start a table from (``Table.set_position``).
 Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``).
 """
 
@@ -19,6 +20,7 @@ from hearts_env.cards import card_name, card_symbol, parse_card, parse_cards
 from hearts_env.env import env, parallel_env, raw_env
 from hearts_env.formats import OBS_FORMATS, unpack, unpack_numpy
 from hearts_env.observation import layout
+from hearts_env.positions import Position, PositionBatch
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
 from hearts_env.rules import Rules
 from hearts_env.single import SingleSeatEnv, single_agent_env
@@ -28,6 +30,8 @@ from hearts_env.vector import HeartsVectorEnv, vector_env
 __all__ = [
     "OBS_FORMATS",
     "PRESETS",
+    "Position",
+    "PositionBatch",
     "HeartsVectorEnv",
     "Rules",
     "SingleSeatEnv",

@@ -339,6 +339,83 @@ class Engine(CardEngine):
         if self.two_decks:
             s.held_hi[rows] = s.hands_hi[rows]
 
+    # ------------------------------------------------------------------ positions
+    def set_positions(self, s: State, rows: np.ndarray, pos: Any) -> None:
+        """Start the games ``rows`` from the positions ``pos`` (a
+        :class:`~hearts_env.positions.PositionBatch` of ``len(rows)``, already checked by
+        :func:`~hearts_env.positions.check_batch`): the finished tricks as given, then the trick
+        in progress played again from its leader, so that the suit led, the card winning it and
+        the voids it shows are the engine's own. ``ValueError`` names a trick card played out of
+        turn or against the rules (the games are then left half set: start them again)."""
+        if self.two_decks:
+            raise NotImplementedError("positions with two decks are not supported yet")
+        p = self.num_players
+        trick = pos.trick
+        on_table = trick != EMPTY
+        back = np.zeros((len(rows), p), U64)  # the trick's cards, back in their players' hands
+        for j in range(p - 1):  # each card back to the seat that played it
+            card_bits = BIT.take(trick[:, j])[:, None]
+            back |= np.where((pos.played & card_bits) != ZERO, card_bits, ZERO)
+        for name, value in (("stock_pos", 0), ("taken", ZERO), ("received", ZERO), ("game_over", False),
+                            ("cancelled", False), ("moon_shooter", -1)):  # fmt: skip
+            getattr(s, name)[rows] = value
+        for name in ("dealer", "deal_index", "totals", "pool", "pass_direction", "chosen", "received",
+                     "taken", "tricks_won", "trick_number", "kitty", "first_trick_winner", "voids",
+                     "bidder", "high_bid", "penalty_suit", "partner", "decision_log", "uncounted",
+                     "set_aside", "stock_pos"):  # fmt: skip
+            getattr(s, name)[rows] = getattr(pos, name)
+        if self.stock_size:
+            s.stock[rows] = pos.stock
+        s.pass_offset[rows] = self.offsets[pos.pass_direction]
+        s.pass_decisions[rows] = self.pass_decisions_per_deal
+        s.hands[rows] = pos.hands | back
+        s.held[rows] = pos.hands | pos.played
+        s.played[rows] = np.bitwise_or.reduce(pos.played & ~back, axis=1)
+        if self.rules.bidding == "auction":
+            s.points[rows] = np.bitwise_count(pos.taken & SUIT_MASK.take(pos.penalty_suit)[:, None])
+        else:
+            s.points[rows] = self.mask_points(pos.taken & ~pos.uncounted[:, None])
+        s.moon_choice[rows] = -1
+        s.decisions_made[rows] = 0
+        s.all_penalty[rows] = ((s.held[rows] & ~self.penalty) == ZERO).any(axis=1)
+        s.trick[rows] = EMPTY
+        s.last_trick[rows] = EMPTY
+        s.last_leader[rows] = -1
+        s.last_winner[rows] = -1
+        s.last_cancelled[rows] = False
+        s.trick_mask[rows] = ZERO
+        s.best[rows] = -1
+        s.position[rows] = 0
+        s.lead_suit[rows] = 0
+        s.trick_size[rows] = (s.hands[rows] != ZERO).sum(axis=1) if self.stock_size else p
+        s.phase[rows] = PLAYING
+        first = pos.leader == -2  # nothing played yet: the rules' first leader
+        if first.any():
+            self.start_play(s, rows[first])
+        s.leader[rows[~first]] = s.current[rows[~first]] = pos.leader[~first]
+        s.sync()
+        for j in range(p - 1):
+            live = np.flatnonzero(on_table[:, j])
+            if not len(live):
+                break
+            part = s.take(rows[live])
+            cards = trick[live, j]
+            holder = (part.hands & BIT.take(cards)[:, None]) != ZERO
+            wrong = ~holder[np.arange(len(live)), part.current]
+            if wrong.any():
+                g = int(np.flatnonzero(wrong)[0])
+                raise ValueError(
+                    f"position {int(live[g])}: {card_name(int(cards[g]))} is card {j + 1} of the trick, "
+                    f"but seat {int(part.current[g])} is to play it and did not"
+                )
+            bad = self.illegal(part, cards)
+            if bad.any():
+                g = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"position {int(live[g])}: {self.explain_illegal(part, g, int(cards[g]))}")
+            self.advance(part, cards, BIT.take(cards))
+            s.put(rows[live], part)
+        s.sync()
+
     # ------------------------------------------------------------------ legal cards
     def legal(self, s: State) -> np.ndarray:
         """Legal cards of the acting seat of every game, as a (B,) uint64 mask (0 when done)."""

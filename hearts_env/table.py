@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env import cardsets, stock
+from hearts_env import cardsets, positions, stock
 from hearts_env.bits import BIT, U64, unpack
 from hearts_env.cards import NUM_CARDS, card_name
 from hearts_env.core import BatchState, CardEngine
@@ -251,6 +251,9 @@ class Table:
         Unknown keys are ignored. Everything is validated before anything changes: a failed
         reset leaves the games and the random generator as they were.
         """
+        if isinstance(options, Mapping) and options.get("position") is not None:
+            self._reset_to_position(seed, options)
+            return
         plan = self.parse_reset(seed, options)
         new_game = new_game or plan.new_game
         if plan.seed is not None:
@@ -289,6 +292,57 @@ class Table:
             stock_cards,
         )
         self._deal_again_cancelled()
+
+    def _reset_to_position(self, seed: Any, options: Mapping[str, Any]) -> None:
+        """``reset(options={"position": ...})``: every game starts from the position."""
+        given = sorted(
+            k
+            for k in ("hands", "kitty", "widow", "stock", "dealer", "pass_direction")
+            if options.get(k) is not None
+        )
+        if given:
+            raise ValueError(
+                f"reset options 'position' and {', '.join(map(repr, given))} exclude each other: the "
+                "position gives its hands, kitty, stock, dealer and pass direction itself"
+            )
+        self.parse_reset(seed, None)
+        batch = self._position_batch(options["position"])
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        self._apply_positions(batch)
+
+    def _position_batch(self, position: Any) -> Any:
+        if isinstance(position, positions.PositionBatch):
+            if len(position) != self.num_games:
+                raise ValueError(
+                    f"a PositionBatch for this table needs {self.num_games} positions, got {len(position)}"
+                )
+            positions.check_batch(self.rules, position)
+            return position
+        one = positions.position_batch(self.rules, position)
+        return one.take(np.zeros(self.num_games, np.int64))
+
+    def _apply_positions(self, batch: Any) -> None:
+        self._legal = None
+        self.engine.set_positions(self.state, self._rows, batch)
+
+    def set_position(self, position: Any, check: bool = True) -> None:
+        """Start every game from ``position``: a :class:`hearts_env.Position` (the same in every
+        game) or a :class:`hearts_env.PositionBatch` of ``num_games`` positions, one per game
+        (docs/observation.md, "Positions"). Checked first (``ValueError`` naming what is
+        inconsistent); ``check=False`` skips the checks of a batch built by code that keeps
+        them (the search agent). Hearts family, one deck (``NotImplementedError`` otherwise)."""
+        if check or not hasattr(position, "take"):
+            batch = self._position_batch(position)
+        else:
+            batch = position
+        self._apply_positions(batch)
+
+    def position(self, game: int = 0) -> Any:
+        """The position of ``game`` now, as a :class:`hearts_env.Position` (card names,
+        absolute seats): ``Table.set_position`` of it starts the same deal from here.
+        ``ValueError`` unless the game is in its play phase."""
+        return positions.position_of(self.engine, self.state, int(game))
 
     def _deal_again_cancelled(self) -> None:
         """Deals cancelled before any decision (``first_trick_all_penalty="redeal"`` and no
