@@ -51,6 +51,7 @@ BUILTIN_AGENTS: dict[str, str] = {
     "smear": "agents.smear:SmearAgent",
     "ismcts": "agents.ismcts:ISMCTSAgent",
     "ppo": "agents.ppo:PPOAgent",
+    "pimc": "agents.pimc:PIMCAgent",
 }
 """The built-in agents, name -> ``module:Class`` (imported on use, so optional dependencies stay
 optional); pyproject.toml declares the same table as entry points of :data:`GROUP`."""

@@ -340,13 +340,16 @@ class Engine(CardEngine):
             s.held_hi[rows] = s.hands_hi[rows]
 
     # ------------------------------------------------------------------ positions
-    def set_positions(self, s: State, rows: np.ndarray, pos: Any) -> None:
+    def set_positions(self, s: State, rows: np.ndarray, pos: Any, check_trick: bool = True) -> None:
         """Start the games ``rows`` from the positions ``pos`` (a
         :class:`~hearts_env.positions.PositionBatch` of ``len(rows)``, already checked by
         :func:`~hearts_env.positions.check_batch`): the finished tricks as given, then the trick
         in progress played again from its leader, so that the suit led, the card winning it and
         the voids it shows are the engine's own. ``ValueError`` names a trick card played out of
-        turn or against the rules (the games are then left half set: start them again)."""
+        turn or against the rules (the games are then left half set: start them again);
+        ``check_trick=False`` plays the trick without asking whether the rules allowed it (a
+        sampled world may give the leader cards he did not hold: hearts led before they broke
+        tell that he held nothing else, which the sampler does not use)."""
         if self.two_decks:
             raise NotImplementedError("positions with two decks are not supported yet")
         p = self.num_players
@@ -408,7 +411,7 @@ class Engine(CardEngine):
                     f"position {int(live[g])}: {card_name(int(cards[g]))} is card {j + 1} of the trick, "
                     f"but seat {int(part.current[g])} is to play it and did not"
                 )
-            bad = self.illegal(part, cards)
+            bad = self.illegal(part, cards) if check_trick else np.zeros(len(live), bool)
             if bad.any():
                 g = int(np.flatnonzero(bad)[0])
                 raise ValueError(f"position {int(live[g])}: {self.explain_illegal(part, g, int(cards[g]))}")

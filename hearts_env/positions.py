@@ -86,6 +86,13 @@ class PositionBatch:
         """The positions at ``rows`` (copies)."""
         return PositionBatch(**{f.name: getattr(self, f.name)[rows].copy() for f in fields(self)})
 
+    @staticmethod
+    def concat(parts: Sequence[PositionBatch]) -> PositionBatch:
+        """The positions of ``parts`` one after another."""
+        return PositionBatch(
+            **{f.name: np.concatenate([getattr(part, f.name) for part in parts]) for f in fields(PositionBatch)}
+        )
+
     def with_fields(self, **changes: np.ndarray) -> PositionBatch:
         """A copy with some fields replaced."""
         return replace(self, **changes)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env import cardsets, positions, stock
+from hearts_env import cardsets, positions, rollouts, stock
 from hearts_env.bits import BIT, U64, unpack
 from hearts_env.cards import NUM_CARDS, card_name
 from hearts_env.core import BatchState, CardEngine
@@ -322,21 +322,22 @@ class Table:
         one = positions.position_batch(self.rules, position)
         return one.take(np.zeros(self.num_games, np.int64))
 
-    def _apply_positions(self, batch: Any) -> None:
+    def _apply_positions(self, batch: Any, check: bool = True) -> None:
         self._legal = None
-        self.engine.set_positions(self.state, self._rows, batch)
+        self.engine.set_positions(self.state, self._rows, batch, check_trick=check)
 
     def set_position(self, position: Any, check: bool = True) -> None:
         """Start every game from ``position``: a :class:`hearts_env.Position` (the same in every
         game) or a :class:`hearts_env.PositionBatch` of ``num_games`` positions, one per game
         (docs/observation.md, "Positions"). Checked first (``ValueError`` naming what is
         inconsistent); ``check=False`` skips the checks of a batch built by code that keeps
-        them (the search agent). Hearts family, one deck (``NotImplementedError`` otherwise)."""
-        if check or not hasattr(position, "take"):
-            batch = self._position_batch(position)
+        them (the search agent), and the trick's legality: a sampled world may give a seat cards
+        it could not have held, given how it played). Hearts family, one deck
+        (``NotImplementedError`` otherwise)."""
+        if check or not isinstance(position, positions.PositionBatch):
+            self._apply_positions(self._position_batch(position))
         else:
-            batch = position
-        self._apply_positions(batch)
+            self._apply_positions(position, check=False)
 
     def position(self, game: int = 0) -> Any:
         """The position of ``game`` now, as a :class:`hearts_env.Position` (card names,
@@ -493,6 +494,39 @@ class Table:
         ended = engine.step(s, actions, check=True, legal=legal)
         self._legal = None
         return self._finish(ended, None)
+
+    def play_out(self, rollout: str = "random", rng: np.random.Generator | None = None) -> np.ndarray:
+        """Play every game to the end of its deal with the rollout player ``rollout`` (a name of
+        :data:`hearts_env.rollouts.ROLLOUTS`) and return the deals' rewards (B, P) (this table's
+        ``reward``; 0 for games whose deal was already over). Hearts family. For search agents:
+        no illegal-action checks, no observations."""
+        if rollout not in rollouts.POLICIES:
+            raise ValueError(f"rollout={rollout!r} is not known: choose one of {', '.join(rollouts.ROLLOUTS)}")
+        if self.rules.game != "hearts":
+            raise NotImplementedError(f"rollouts are written for the Hearts family, not {self.rules.preset}")
+        policy, rng = rollouts.POLICIES[rollout], self.rng if rng is None else rng
+        s, engine = self.state, self.engine
+        rewards = np.zeros((self.num_games, self.rules.num_players))
+        deciding_rules = bool(engine.decision_phases)
+        while True:
+            live = s.phase != DONE
+            if not live.any():
+                return rewards
+            self._legal = None
+            actions = policy(engine, s, engine.legal(s), rng)
+            if deciding_rules:
+                deciding = np.flatnonzero(s.phase > DONE)
+                if len(deciding):
+                    options = engine.legal_decisions(s.take(deciding))
+                    if rollout != "random" and "moon:subtract" in self.rules.decisions:
+                        subtract = U64(1 << self.rules.decisions.index("moon:subtract"))
+                        options = np.where((options & subtract) != 0, subtract, options)
+                    chosen = rollouts.highest_bit(rollouts.random_bit(options, rng))
+                    actions[deciding] = engine.num_cards + chosen
+            ended = engine.step(s, np.maximum(actions, 0), check=False)
+            if ended.any():
+                rows = np.flatnonzero(ended)
+                rewards[rows] = self.rewards_of(rows)
 
     def _finish(self, ended: np.ndarray, illegal: np.ndarray | None) -> StepResult:
         s = self.state

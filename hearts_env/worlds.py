@@ -66,10 +66,11 @@ from math import comb, factorial
 import numpy as np
 
 from hearts_env import cardsets
-from hearts_env.bits import BIT, U64, ZERO
-from hearts_env.cards import SUIT_SYMBOLS, card_symbol
+from hearts_env.bits import BIT, EMPTY, U64, ZERO, unpack
+from hearts_env.cards import SUIT_SYMBOLS, card_symbol, parse_card
 from hearts_env.families import family
 from hearts_env.observation import layout
+from hearts_env.positions import PositionBatch
 from hearts_env.rules import Rules
 
 _PIECES = ("hand", "played_by_seat", "passed", "known_voids", "pass_direction", "phase")
@@ -401,3 +402,199 @@ def _deal(
             rest[:, 0], rest[:, 1] = lo, hi
         else:
             hands[:, q, 0], hands[:, q, 1] = lo, hi
+
+
+# ---------------------------------------------------------------------- worlds as positions
+def _split_points(values: dict[int, int], targets: list[int], fixed: dict[int, int]) -> dict[int, int] | None:
+    """Give each point card of ``values`` (card -> points) to a seat so that every seat's points
+    are ``targets``; ``fixed`` cards are already placed (card -> seat). None if no split fits."""
+    left = list(targets)
+    for card, seat in fixed.items():
+        left[seat] -= values[card]
+    cards = sorted((c for c in values if c not in fixed), key=lambda c: -abs(values[c]))
+    small = [c for c in cards if values[c] == 1]
+    big = [c for c in cards if values[c] != 1]
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    placed: dict[int, int] = dict(fixed)
+
+    def place(i: int) -> bool:
+        if i == len(big):
+            if any(x < 0 for x in left) or sum(left) != len(small):
+                return False
+            it = iter(small)
+            for seat, need in enumerate(left):
+                for _ in range(need):
+                    placed[next(it)] = seat
+            return True
+        key = (i, tuple(left))
+        if key in seen:
+            return False
+        seen.add(key)
+        for seat in range(len(left)):
+            left[seat] -= values[big[i]]
+            placed[big[i]] = seat
+            if place(i + 1):
+                return True
+            left[seat] += values[big[i]]
+        del placed[big[i]]
+        return False
+
+    return placed if place(0) else None
+
+
+def world_positions(
+    rules: Rules, observation: np.ndarray, worlds: Worlds, rng: np.random.Generator
+) -> PositionBatch:
+    """The W worlds of one observation as positions (:class:`hearts_env.positions.PositionBatch`,
+    W rows), seats relative to the observer (seat 0), so a table started from them plays on
+    from where the observer stands in each world. One deck, the play phase.
+
+    What the observation does not record is filled in consistently, not exactly:
+
+    * **who took which card**: the cards of the finished tricks are dealt to the seats so that
+      each seat's points are the points it took (``points_taken``); the point-free cards fill
+      the tricks, the seats with points taking one trick each at least and the rest going to
+      the seat that took the last trick (the current leader);
+    * **the kitty**, once another seat took it with the first trick: to a seat drawn at random
+      (the observer's points do not show it);
+    * **Domino Hearts' stock**: the unseen rest, in a random order.
+    """
+    lay = layout(rules)
+    obs = np.asarray(observation, dtype=np.float64)
+    p, c = rules.num_players, rules.card_slots
+
+    def piece(name: str) -> np.ndarray:
+        return np.rint(lay.view(obs, name)).astype(np.int64)
+
+    def mask(cards: np.ndarray) -> int:
+        return sum(1 << int(i) for i in np.flatnonzero(cards))
+
+    w = len(worlds.hands)
+    played = [mask(row) for row in piece("played_by_seat")]
+    trick_rows = piece("current_trick")  # (P, C) by position
+    trick = [int(np.argmax(row)) if row.any() else EMPTY for row in trick_rows]
+    on_table = [t for t in trick if t != EMPTY]
+    leader = int(np.argmax(piece("trick_leader"))) if on_table else 0
+    trick_mask = sum(1 << t for t in on_table)
+    done = 0
+    for m in played:
+        done |= m
+    done &= ~trick_mask
+    finished = bin(done).count("1")
+    trick_number = finished // p if not rules.stock_size else -(-finished // p)
+    values_all = np.rint(lay.view(obs, "card_values") * 26).astype(np.int64)
+    points = np.rint(lay.view(obs, "points_taken") * 26).astype(np.int64).tolist()
+    kitty_seen = mask(piece("kitty")) if rules.kitty_size else 0
+    fixed: dict[int, int] = {}
+    values = {card: int(values_all[card]) for card in range(c) if done >> card & 1 and values_all[card]}
+    if kitty_seen:  # the observer took it: its cards are his, and his points count them
+        for card in range(c):
+            if kitty_seen >> card & 1 and values_all[card]:
+                values[card] = int(values_all[card])
+                fixed[card] = 0
+    split = _split_points(values, points, fixed)
+    if split is None:  # no exact split (rules outside the plain sums): by the nearest points
+        split = dict(fixed)
+        left = list(points)
+        for card in sorted(values, key=lambda x: -abs(values[x])):
+            if card not in split:
+                seat = int(np.argmax([left[s] * np.sign(values[card]) for s in range(p)]))
+                split[card] = seat
+                left[seat] -= values[card]
+    taken = [0] * p
+    for card, seat in split.items():
+        taken[seat] |= 1 << card
+    tricks = [0] * p
+    last_winner = leader
+    if trick_number:
+        for seat in range(p):
+            cards = bin(taken[seat] & ~kitty_seen).count("1")
+            tricks[seat] = -(-cards // p) if cards else 0
+        if sum(tricks) > trick_number:  # more seats with points than tricks can hold: trim
+            tricks = [min(t, 1) for t in tricks]
+        if tricks[last_winner] == 0:
+            tricks[last_winner] = 1
+        tricks[last_winner] += max(trick_number - sum(tricks), 0)
+        while sum(tricks) > trick_number:
+            tricks[int(np.argmax(tricks))] -= 1
+        free = [card for card in range(c) if done >> card & 1 and card not in split]
+        it = iter(free)
+        for seat in range(p):
+            room = p * tricks[seat] - bin(taken[seat] & ~kitty_seen).count("1")
+            for _ in range(max(room, 0)):
+                card = next(it, None)
+                if card is not None:
+                    taken[seat] |= 1 << card
+        for card in it:  # whatever is left (uneven Domino tricks): the last trick's taker
+            taken[last_winner] |= 1 << card
+    hands = worlds.hands.astype(U64)
+    rest = worlds.rest.astype(U64)
+    taken_w = np.tile(np.array(taken, U64), (w, 1))
+    first = np.full(w, -1, np.int64)
+    kitty = np.zeros(w, U64)
+    if rules.kitty_size:
+        if kitty_seen:
+            first[:] = 0
+            kitty[:] = kitty_seen
+            taken_w[:, 0] |= U64(kitty_seen)
+        else:
+            kitty[:] = rest
+            if trick_number:
+                first = rng.integers(1, p, size=w)
+                taken_w[np.arange(w), first] |= rest
+    elif trick_number:
+        first[:] = last_winner
+    stock = np.full((w, rules.stock_size), EMPTY, np.int64)
+    stock_pos = np.zeros(w, np.int64)
+    if rules.stock_size:
+        left = int(np.rint(lay.view(obs, "stock_left")[0] * rules.stock_size))
+        stock_pos[:] = rules.stock_size - left
+        if left:
+            cards = unpack(rest, 64).astype(bool)
+            keys = np.where(cards, rng.random(cards.shape), 2.0)
+            stock[:, rules.stock_size - left :] = np.argsort(keys, axis=1)[:, :left]
+    voids = 0
+    for seat, suits in enumerate(piece("known_voids")):
+        for suit in np.flatnonzero(suits):
+            voids |= 1 << (4 * seat + int(suit))
+    log = [0] * p
+    bidder, high_bid, penalty_suit, partner = -1, 0, 2, -1
+    if rules.decisions:
+        names = rules.decisions
+        for seat, row in enumerate(piece("decisions")):
+            for k in np.flatnonzero(row):
+                log[seat] |= 1 << int(k)
+                name = names[int(k)]
+                if name in ("general", "slam"):
+                    bidder = seat
+                elif name.startswith("bid:") and int(name[4:]) > high_bid:
+                    bidder, high_bid = seat, int(name[4:])
+                elif name.startswith("suit:"):
+                    penalty_suit = "CDHS".index(name[5:])
+    partners = np.zeros(w, np.int64) - 1
+    if rules.bidding == "slam" and bidder >= 0:  # the 10♦'s holder, in each world
+        held = hands | np.array(played, U64)[None, :]
+        holds = (held & BIT[parse_card("TD")]) != ZERO
+        holder = np.argmax(holds, axis=1)
+        partners = np.where(holds.any(axis=1) & (holder != bidder), holder, -1)
+    passed = mask(piece("passed"))
+    received = mask(piece("received"))
+    direction = int(np.argmax(piece("pass_direction")))
+    totals = np.rint(lay.view(obs, "scores") * rules.target_score).astype(np.int64)
+    chosen = np.zeros((w, p), U64)
+    chosen[:, 0] = passed
+    got = np.zeros((w, p), U64)
+    got[:, 0] = received
+
+    def tile(values: list[int] | int, dtype: type = np.int64) -> np.ndarray:
+        return np.tile(np.array(values, dtype), (w, 1)) if isinstance(values, list) else np.full(w, values, dtype)
+
+    return PositionBatch(
+        hands=hands, played=tile(played, U64), taken=taken_w, tricks_won=tile(tricks),
+        trick=tile(trick), leader=tile(leader), trick_number=tile(trick_number), kitty=kitty,
+        first_trick_winner=first, voids=tile(voids, U64), dealer=tile(p - 1),
+        deal_index=tile(int(np.rint(lay.view(obs, "deal_index")[0] * 10))), totals=np.tile(totals, (w, 1)),
+        pool=np.zeros(w), pass_direction=tile(direction), chosen=chosen, received=got, bidder=tile(bidder),
+        high_bid=tile(high_bid), penalty_suit=tile(penalty_suit), partner=partners, decision_log=tile(log, U64),
+        uncounted=tile(0, U64), set_aside=tile(0, U64), stock=stock, stock_pos=stock_pos,
+    )  # fmt: skip

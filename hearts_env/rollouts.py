@@ -1,0 +1,77 @@
+"""Rollout players: fast policies that play a batch of Hearts-family games to the end of the deal.
+
+A search agent (``pimc``) plays each candidate action out in many sampled worlds; what it
+needs from the players of those rollouts is speed, so these read the engine's state directly
+(the cards on the table and the card winning the trick, as bit masks) rather than an
+observation. They live beside the engine for that reason; :meth:`hearts_env.Table.play_out`
+runs them.
+
+==========  =========================================================================
+``random``  a uniformly random legal card (and decision)
+``lowest``  the lowest legal card
+``ducker``  following: the highest card of the suit led that does not take the trick
+            (the lowest if every card would; the highest when last to play and
+            winning anyway); void: Q♠, else the highest heart, else the highest card;
+            leading: the lowest card
+==========  =========================================================================
+
+Decisions other than cards (only the moon choice comes after play begins) are random under
+``random`` and ``moon:subtract`` under the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from hearts_env.bits import BIT, SUIT_MASK, U64, ZERO, random_bit
+from hearts_env.cards import HEARTS, parse_card
+
+ROLLOUTS = ("random", "lowest", "ducker")
+"""The rollout players' names."""
+
+_LOW32 = U64(0xFFFFFFFF)
+_QS = BIT[parse_card("QS")]
+_LEAD = np.concatenate([SUIT_MASK, [ZERO]]).astype(U64)  # 4: a joker led, no suit yet
+
+
+def highest_bit(masks: np.ndarray) -> np.ndarray:
+    """(k,) int64: the index of the highest set bit of each non-zero uint64 mask (-1 for 0)."""
+    high = masks >> U64(32)
+    upper = high != ZERO
+    word = np.where(upper, high, masks & _LOW32).astype(np.float64)  # exact below 2**53
+    bit = np.frexp(word)[1].astype(np.int64) - 1
+    return np.where(masks == ZERO, -1, bit + 32 * upper)
+
+
+def lowest_bit(masks: np.ndarray) -> np.ndarray:
+    """(k,) uint64: the lowest set bit of each mask, as a mask."""
+    return masks & (~masks + U64(1))
+
+
+def _random(engine: object, s: object, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return highest_bit(random_bit(legal, rng))
+
+
+def _lowest(engine: object, s: object, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return highest_bit(lowest_bit(legal))
+
+
+def _ducker(engine: object, s: object, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    lead = _LEAD.take(s.lead_suit)
+    leading = s.position == 0
+    suited = legal & lead
+    best_card = np.where(s.best >= 0, s.best >> 4, 0)
+    below = suited & ((U64(1) << best_card.astype(U64)) - U64(1))
+    last = s.position + 1 == s.trick_size
+    follow = np.where(below != ZERO, below, np.where(last, suited, lowest_bit(suited)))
+    hearts = legal & SUIT_MASK[HEARTS]
+    shed = np.where((legal & _QS) != ZERO, _QS, np.where(hearts != ZERO, hearts, legal))
+    pick = np.where(leading, lowest_bit(legal), np.where(suited != ZERO, follow, shed))
+    return highest_bit(pick)
+
+
+POLICIES: dict[str, Callable[..., np.ndarray]] = {"random": _random, "lowest": _lowest, "ducker": _ducker}
+"""Rollout name -> ``policy(engine, state, legal, rng) -> (B,) card indices`` (legal cards as
+the engine's (B,) uint64 masks; games not in play get any card, which the caller ignores)."""
