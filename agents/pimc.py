@@ -123,4 +123,3 @@ class PIMCAgent(Agent):
             best[i] = a[int(np.argmax(means))]
             offset += k
         return best
-

@@ -84,6 +84,7 @@ from evaluation.report import (
     agent_summary,
     contract_summary,
     format_report,
+    move_times,
     slam_summary,
     team_summary,
     write_csv,
@@ -346,6 +347,12 @@ class Tournament:
             at = self.agent_of == a  # (R, P) seats the agent holds
             c["seat_deals"] += int(at.sum()) * self.tables
             c["illegal"] += int(illegal[a])
+        times = self.record.setdefault(
+            "move_time", {name: {"decisions": 0, "act_s": 0.0} for name in self.names}
+        )
+        for a, name in enumerate(self.names):  # like elapsed_s: kept, never compared
+            times[name]["decisions"] += int(info["decisions"][a])
+            times[name]["act_s"] = round(times[name]["act_s"] + float(info["act_s"][a]), 6)
         means = np.stack([(points * (self.agent_of == a)).sum(axis=(1, 2)) / (self.agent_of == a).sum()
                           for a in range(len(self.names))], axis=1)  # fmt: skip
         self.record["per_deal"].extend(means.round(6).tolist())
@@ -454,6 +461,7 @@ class Tournament:
             "deals_planned": self.config.rounds * self.tables,
             "better": family(self.rules).better,
             **agent_summary(self.names, per_deal, self.record["counters"], self.agent_labels),
+            "move_times": move_times(self.names, self.record.get("move_time", {}), self.agent_labels),
             "rotations": self.rotations,
             **extra,
             "elapsed_s": round(self.record["elapsed_s"], 2),
@@ -522,6 +530,7 @@ class RoundPlayer:
         one = len(t.stream_tables) == 1  # one stream: the generator of every earlier version
         rngs = [np.random.default_rng([cfg.seed, k, 1, *([] if one else [s])]) for s, _ in self.streams]
         illegal = np.zeros(len(t.names), np.int64)
+        decisions, act_s = np.zeros(len(t.names), np.int64), np.zeros(len(t.names))
         over = np.zeros(n, bool)  # games whose deal has ended (they wait for the rest)
         while not over.all():
             obs, mask, seat = table.observe(), table.action_mask(), table.current_player.copy()
@@ -533,7 +542,10 @@ class RoundPlayer:
                     if mine.size:
                         slot = (k * t.batch + self.rows[mine]) * p + seat[mine]
                         batch = {"observation": obs[mine], "action_mask": mask[mine], "slot": slot}
+                        began = time.perf_counter()
                         actions[mine] = agent.act(batch, rng)
+                        act_s[a] += time.perf_counter() - began
+                        decisions[a] += mine.size
                 act, legal = actions[rows], mask[rows]
                 ok = (act >= 0) & (act < legal.shape[1])
                 ok &= legal[np.arange(len(act)), np.clip(act, 0, legal.shape[1] - 1)] > 0
@@ -547,6 +559,7 @@ class RoundPlayer:
         if t.slam:
             info.update(self._slam_pairs())
         info["illegal"] = illegal
+        info["decisions"], info["act_s"] = decisions, act_s
         return info
 
     def _slam_pairs(self) -> dict[str, np.ndarray]:
@@ -568,13 +581,17 @@ class RoundPlayer:
         }
 
 
+_SUMMED = ("illegal", "decisions", "act_s")
+"""The per-agent entries of a round's results (summed over tables), not per-row arrays."""
+
+
 def merge_rounds(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """One round's results of every table from :meth:`RoundPlayer.play`'s results of
     consecutive tables, in table order: rows concatenated, ``illegal`` summed."""
     return {
         key: (
             np.sum([part[key] for part in parts], axis=0)
-            if key == "illegal"
+            if key in _SUMMED
             else np.concatenate([part[key] for part in parts])
         )
         for key in parts[0]

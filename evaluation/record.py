@@ -134,11 +134,28 @@ def save_record(path: Path, report: dict[str, Any]) -> None:
     os.replace(partial, path)
 
 
+OPTIONAL = "move_time"
+"""The record's one optional entry: each agent's ``decisions`` and the seconds its ``act`` took
+(``act_s``), its move time; records written before it was kept lack it."""
+
+
+def _check_move_time(shape: RecordShape, times: Any) -> None:
+    if not isinstance(times, dict) or set(times) != set(shape.names):
+        raise ValueError(f"move_time must be kept for exactly the agents {shape.names}, got {times!r}")
+    for name, c in times.items():
+        if not isinstance(c, dict) or set(c) != {"decisions", "act_s"}:
+            raise ValueError(
+                f"move_time of {name!r} must be {{'decisions': int, 'act_s': seconds}}, got {c!r}"
+            )
+        if not _is_number(c["decisions"], whole=True) or not _is_number(c["act_s"]):
+            raise ValueError(f"move_time of {name!r} must hold non-negative numbers, got {c!r}")
+
+
 def check_record(shape: RecordShape, record: Any) -> None:
     """``ValueError`` saying what is wrong when ``record`` is not progress this tournament
     could have written (consistent counts, right shapes, finite non-negative numbers)."""
     expected = empty_record(shape)
-    if not isinstance(record, dict) or set(record) != set(expected):
+    if not isinstance(record, dict) or set(record) - {OPTIONAL} != set(expected):
         keys = sorted(record) if isinstance(record, dict) else type(record).__name__
         raise ValueError(f"expected the entries {sorted(expected)}, got {keys}")
     rounds, tables, names = shape.rounds, shape.tables, shape.names
@@ -155,6 +172,8 @@ def check_record(shape: RecordShape, record: Any) -> None:
         if not isinstance(row, list) or len(row) != len(names) or not all(_is_number(x, True) for x in row):
             raise ValueError(f"per_deal row {i} must be {len(names)} finite numbers, got {row!r}")
     _check_counters(shape, record["counters"], done)
+    if OPTIONAL in record:
+        _check_move_time(shape, record[OPTIONAL])
     if shape.team_names:
         _check_teams(shape, record, done * tables)
     if shape.slam:

@@ -34,7 +34,25 @@ def agent_summary(
             "moons_shot": c["moons_shot"], "moons_allowed": c["moons_allowed"],
             "seat_deals": c["seat_deals"], "illegal": c["illegal"],
         })  # fmt: skip
-    return {"agents": rows, "pairs": _pairs(labels, per_deal)}
+    return {
+        "agents": rows,
+        "pairs": _pairs(labels, per_deal),
+        "move_times": move_times(names, counters, labels),
+    }
+
+
+def move_times(names: list[str], times: dict[str, dict], labels: list[str]) -> list[dict[str, Any]]:
+    """Each agent's decisions and milliseconds per decision (its ``act`` time, batched over the
+    tables) from the record's ``move_time`` (None where a record did not keep it). Kept apart
+    from the ``agents`` rows: times differ from run to run, the results do not."""
+    rows = []
+    for name, label in zip(names, labels):
+        c = times.get(name, {"decisions": 0, "act_s": 0.0})
+        n = int(c.get("decisions", 0))
+        rows.append(
+            {"name": label, "decisions": n, "ms_per_decision": round(1000 * c["act_s"] / n, 3) if n else None}
+        )
+    return rows
 
 
 def team_summary(
@@ -114,6 +132,8 @@ COLUMNS = {
     "moons shot": "seat-deals in which the agent's seat shot the moon",
     "moons allowed": "seat-deals in which another seat (a copy of the agent too) shot the moon",
     "illegal": "actions outside the action mask, each replaced by a random legal one (must be 0)",
+    "ms/decision": "the agent's move time: milliseconds its act() took per decision (batched over "
+    "the tables, on this machine); - in records that did not keep it",
     "pair (a - b)": "a's mean points minus b's on the same deals, with its 95% interval; an "
     "interval that excludes 0 is a real difference",
 }
@@ -159,8 +179,9 @@ def format_report(report: dict[str, Any], timing: bool = True, explain: bool = T
         f"x {len(report['rotations'])} seatings{took} "
         f"({'higher' if higher else 'lower'} points are better)",
         f"{'agent':<{w}} {'mean points':>12} {'95% CI':>8} {'win rate':>9} {'seat-games':>10} "
-        f"{'moons shot':>10} {'moons allowed':>13} {'illegal':>7}",
+        f"{'moons shot':>10} {'moons allowed':>13} {'illegal':>7} {'ms/decision':>11}",
     ]
+    ms = {row["name"]: row["ms_per_decision"] for row in report.get("move_times", [])}
     for row in sorted(
         report["agents"],
         key=lambda r: (-1 if higher else 1) * (r["mean_points"] if r["mean_points"] is not None else 0),
@@ -168,7 +189,8 @@ def format_report(report: dict[str, Any], timing: bool = True, explain: bool = T
         win = f"{100 * row['win_rate']:.1f}%" if row["win_rate"] is not None else "-"
         lines.append(
             f"{row['name']:<{w}} {_num(row['mean_points']):>12} {'±' + _num(row['ci95']):>8} {win:>9} "
-            f"{row['games']:>10} {row['moons_shot']:>10} {row['moons_allowed']:>13} {row['illegal']:>7}"
+            f"{row['games']:>10} {row['moons_shot']:>10} {row['moons_allowed']:>13} {row['illegal']:>7} "
+            f"{_ms(ms.get(row['name'])):>11}"
         )
     if report["pairs"]:
         lines.append("")
@@ -212,6 +234,10 @@ def format_report(report: dict[str, Any], timing: bool = True, explain: bool = T
     return "\n".join(lines)
 
 
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
@@ -233,12 +259,14 @@ def write_csv(report: dict[str, Any], path: str | Path) -> None:
         "moons_allowed",
         "seat_deals",
         "illegal",
+        "ms_per_decision",
         "spec",
     ]
     with path.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
-        writer.writerows({**{k: row.get(k) for k in columns}, "spec": row.get("spec", row["name"])}
+        ms = {row["name"]: row["ms_per_decision"] for row in report.get("move_times", [])}
+        writer.writerows({**{k: row.get(k) for k in columns}, "ms_per_decision": ms.get(row["name"]), "spec": row.get("spec", row["name"])}
                          for row in report["agents"])  # fmt: skip
     with path.with_name(path.stem + "_pairs.csv").open("w", newline="") as f:
         columns = ["a", "b", "mean_diff", "ci95"]

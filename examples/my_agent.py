@@ -1,6 +1,6 @@
 """MyAgent, the example of docs/your-agent.md: it plays its cheapest legal card.
 
-    hearts-env tournament --agents examples/my_agent.py:MyAgent,strategy --deals 400 --tables 20
+hearts-env tournament --agents examples/my_agent.py:MyAgent,strategy --deals 400 --tables 20
 """
 
 from __future__ import annotations

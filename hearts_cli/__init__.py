@@ -57,7 +57,10 @@ def _tournament_epilog() -> str:
     from evaluation.report import legend  # no matplotlib or tqdm: the legend is text
 
     return (
-        "The table's columns (docs/tournaments.md):\n" + legend(96) + "\n\n" + textwrap.fill(
+        "The table's columns (docs/tournaments.md):\n"
+        + legend(96)
+        + "\n\n"
+        + textwrap.fill(
             "Agent specs: a registered name (strategy, ppo:checkpoint=runs/hearts-4p/policy.pt), "
             "package.module:Class or path/to/file.py:Class, each with :key=value parameters and "
             ":label=NAME, the agent's name in the table, JSON, CSV and chart (docs/your-agent.md).",

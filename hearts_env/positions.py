@@ -90,7 +90,10 @@ class PositionBatch:
     def concat(parts: Sequence[PositionBatch]) -> PositionBatch:
         """The positions of ``parts`` one after another."""
         return PositionBatch(
-            **{f.name: np.concatenate([getattr(part, f.name) for part in parts]) for f in fields(PositionBatch)}
+            **{
+                f.name: np.concatenate([getattr(part, f.name) for part in parts])
+                for f in fields(PositionBatch)
+            }
         )
 
     def with_fields(self, **changes: np.ndarray) -> PositionBatch:

@@ -501,7 +501,9 @@ class Table:
         ``reward``; 0 for games whose deal was already over). Hearts family. For search agents:
         no illegal-action checks, no observations."""
         if rollout not in rollouts.POLICIES:
-            raise ValueError(f"rollout={rollout!r} is not known: choose one of {', '.join(rollouts.ROLLOUTS)}")
+            raise ValueError(
+                f"rollout={rollout!r} is not known: choose one of {', '.join(rollouts.ROLLOUTS)}"
+            )
         if self.rules.game != "hearts":
             raise NotImplementedError(f"rollouts are written for the Hearts family, not {self.rules.preset}")
         policy, rng = rollouts.POLICIES[rollout], self.rng if rng is None else rng

@@ -587,7 +587,11 @@ def world_positions(
     got[:, 0] = received
 
     def tile(values: list[int] | int, dtype: type = np.int64) -> np.ndarray:
-        return np.tile(np.array(values, dtype), (w, 1)) if isinstance(values, list) else np.full(w, values, dtype)
+        return (
+            np.tile(np.array(values, dtype), (w, 1))
+            if isinstance(values, list)
+            else np.full(w, values, dtype)
+        )
 
     return PositionBatch(
         hands=hands, played=tile(played, U64), taken=taken_w, tricks_won=tile(tricks),

@@ -178,8 +178,12 @@ SMEAR_IGNORED = {
 }  # fmt: skip
 IGNORED_CASES = [
     *(
-        Case(f"smear ignores {name}", lambda _, o={name: value}: make_rules("smear_partnership", **o),
-             ValueError, f"{name}: Hearts-family options, not for game='smear'")  # fmt: skip
+        Case(
+            f"smear ignores {name}",
+            lambda _, o={name: value}: make_rules("smear_partnership", **o),
+            ValueError,
+            f"{name}: Hearts-family options, not for game='smear'",
+        )  # fmt: skip
         for name, value in SMEAR_IGNORED.items()
     ),
     Case("smear given a Hearts default", lambda _: make_rules("smear_widow", moon="old"), ValueError, "moon"),
@@ -1349,6 +1353,7 @@ INCONSISTENT_RECORDS = [
     (_set("rounds_done", 2), r"per_deal must hold rounds_done x tables = 4 rows, got 2"),
     (_set("rounds_done", 0), "per_deal must hold rounds_done x tables = 0 rows"),
     (_set("elapsed_s", -3), "elapsed_s must be a non-negative number"),
+    (_set("move_time", {"x": 1}), "move_time must be kept for exactly the agents"),
     (lambda p: p["per_deal"][0].append(1.0), "per_deal row 0 must be 2 finite numbers"),
     (lambda p: p["per_deal"][1].__setitem__(0, "x"), "per_deal row 1 must be 2 finite numbers"),
     (lambda p: p["per_deal"][1].__setitem__(0, float("nan")), "per_deal row 1 must be 2 finite numbers"),

@@ -217,7 +217,9 @@ def play(table: Table, seed: int) -> None:
     while (deals < DEALS).any():
         mask = table.action_mask()
         live = ~table.deal_over
-        assert mask[live].any(axis=1).all(), f"a game still playing has no legal action (games {np.flatnonzero(live & ~mask.any(axis=1))})"  # noqa: E501
+        assert mask[live].any(axis=1).all(), (
+            f"a game still playing has no legal action (games {np.flatnonzero(live & ~mask.any(axis=1))})"
+        )  # noqa: E501
         actions = (rng.random(mask.shape) * mask).argmax(axis=1)
         result = table.step(actions)
         steps += live

@@ -208,8 +208,10 @@ def test_a_record_read_back_resumes(record, resumable) -> None:
     report = Tournament(resumable, json_path=record, progress=False).run()
     assert report["deals"] == 6 and report == Tournament(resumable, progress=False).run() | {
         "elapsed_s": report["elapsed_s"],
+        "move_times": report["move_times"],
         "runs": report["runs"],
-        "progress": report["progress"] | {"elapsed_s": report["progress"]["elapsed_s"]},
+        "progress": report["progress"]
+        | {"elapsed_s": report["progress"]["elapsed_s"], "move_time": report["progress"]["move_time"]},
     }
     assert isinstance(report["progress"]["table_state"]["totals"], list)  # plain lists, not arrays
 
