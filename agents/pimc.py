@@ -4,13 +4,17 @@ At each card play with a choice, the agent draws ``worlds`` deals of the hidden 
 among those consistent with what its seat has seen (:func:`hearts_env.worlds.sample_worlds`:
 its hand, its passes, every card played and by whom, the voids shown), starts the engine from
 each world (:func:`hearts_env.worlds.world_positions`), plays every legal card in every world,
-plays the deal out with a fast rollout player (:mod:`hearts_env.rollouts`) and chooses the card
+plays the deal out with a rollout player (the ``strategy`` agent in every seat by default, or a
+bit-mask player of :mod:`hearts_env.rollouts`) and chooses the card
 with the best mean reward, the family's (own points, or the team's in partnership games; the
 moon and the variant's scoring are the engine's). All worlds × cards of all the games of one
 call form one engine batch.
 
-* ``worlds`` (default 24): worlds per decision;
-* ``rollout`` (default ``"ducker"``): ``"random"``, ``"lowest"`` or ``"ducker"``;
+* ``worlds`` (default 16): worlds per decision;
+* ``rollout`` (default ``"strategy"``): a player of :mod:`hearts_env.rollouts` (``"random"``,
+  ``"lowest"``, ``"ducker"``, ``"fast"``: bit-mask players, the fastest), or any agent spec,
+  which then plays every seat of the rollouts from its observations (``"strategy"``, or a
+  checkpoint as ``"ppo;checkpoint=path"``: ``;`` for the spec's ``:`` inside a spec);
 * ``fallback`` (default ``"strategy"``): the agent for the decisions that are not card plays
   (passing, bids, declarations, the named suit, the moon choice) and for rules the search
   does not cover.
@@ -46,16 +50,19 @@ class PIMCAgent(Agent):
     games: ClassVar[tuple[str, ...]] = ("hearts",)
 
     def __init__(
-        self, rules: Rules, *, worlds: int = 24, rollout: str = "ducker", fallback: str = "strategy"
+        self, rules: Rules, *, worlds: int = 16, rollout: str = "strategy", fallback: str = "strategy"
     ) -> None:
         super().__init__(rules)
         if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
             raise ValueError(f"pimc: worlds must be a positive int, got {worlds!r}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"pimc: rollout={rollout!r} is not known: choose one of {', '.join(ROLLOUTS)}")
         from agents import from_spec  # noqa: PLC0415  (agents imports this module lazily)
 
+        if not isinstance(rollout, str):
+            raise ValueError(f"pimc: rollout must be a name or an agent spec, got {rollout!r}")
         self.worlds, self.rollout = int(worlds), rollout
+        # A rollout outside the engine's own players is an agent (a spec: strategy, a checkpoint)
+        # that plays every seat of the rollouts from their observations.
+        self.rollout_agent = None if rollout in ROLLOUTS else from_spec(rollout.replace(";", ":"), rules)
         self.fallback = from_spec(fallback, rules)
         self._tables: dict[int, Table] = {}
         self._playing = "phase" in self.layout.slices and "playing" in rules.phases
@@ -65,6 +72,9 @@ class PIMCAgent(Agent):
 
     @classmethod
     def supports(cls, rules: Rules) -> str | None:
+        family = super().supports(rules)
+        if family is not None:
+            return family
         if rules.decks == 2:
             return "pimc does not play two-deck rules yet (its positions cover one deck)"
         return None
@@ -93,7 +103,7 @@ class PIMCAgent(Agent):
 
     def _search(self, observations: np.ndarray, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         w = self.worlds
-        parts, moves, owners = [], [], []
+        parts, moves = [], []
         choices = [np.flatnonzero(row) for row in legal]
         for i, row in enumerate(observations):
             drawn = sample_worlds(self.rules, row, w, rng)
@@ -101,9 +111,8 @@ class PIMCAgent(Agent):
             a = choices[i]
             parts.append(positions.take(np.repeat(np.arange(w), len(a))))
             moves.append(np.tile(a, w))
-            owners.append(np.full(w * len(a), i))
         batch = PositionBatch.concat(parts)
-        actions, owner = np.concatenate(moves), np.concatenate(owners)
+        actions = np.concatenate(moves)
         n = len(actions)
         table = self._table(n)
         size = table.num_games
@@ -113,7 +122,10 @@ class PIMCAgent(Agent):
             actions = np.concatenate([actions, actions[pad]])
         table.set_position(batch, check=False)
         result = table.step(actions)
-        value = result.rewards[:, 0] + table.play_out(self.rollout, rng)[:, 0]
+        if self.rollout_agent is None:
+            value = result.rewards[:, 0] + table.play_out(self.rollout, rng)[:, 0]
+        else:
+            value = result.rewards[:, 0] + self._agent_rollout(table, rng)
         value = value[:n]
         best = np.empty(len(observations), np.int64)
         offset = 0
@@ -123,3 +135,16 @@ class PIMCAgent(Agent):
             best[i] = a[int(np.argmax(means))]
             offset += k
         return best
+
+    def _agent_rollout(self, table: Table, rng: np.random.Generator) -> np.ndarray:
+        """Seat 0's reward of every game of ``table`` played to the end of the deal by the
+        rollout agent in every seat."""
+        value = np.zeros(table.num_games)
+        actions = np.zeros(table.num_games, np.int64)
+        while True:
+            live = np.flatnonzero(~table.deal_over)
+            if not len(live):
+                return value
+            obs = {"observation": table.observe()[live], "action_mask": table.action_mask()[live]}
+            actions[live] = self.rollout_agent.act(obs, rng)
+            value += table.step(actions).rewards[:, 0]

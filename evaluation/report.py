@@ -266,8 +266,11 @@ def write_csv(report: dict[str, Any], path: str | Path) -> None:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
         ms = {row["name"]: row["ms_per_decision"] for row in report.get("move_times", [])}
-        writer.writerows({**{k: row.get(k) for k in columns}, "ms_per_decision": ms.get(row["name"]), "spec": row.get("spec", row["name"])}
-                         for row in report["agents"])  # fmt: skip
+        writer.writerows(
+            {**{k: row.get(k) for k in columns}, "ms_per_decision": ms.get(row["name"]),
+             "spec": row.get("spec", row["name"])}
+            for row in report["agents"]
+        )  # fmt: skip
     with path.with_name(path.stem + "_pairs.csv").open("w", newline="") as f:
         columns = ["a", "b", "mean_diff", "ci95"]
         writer = csv.DictWriter(f, fieldnames=columns)

@@ -53,6 +53,7 @@ Use :func:`layout` to get the offsets, and :meth:`Layout.view` to slice a batch 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -68,8 +69,10 @@ POINT_SCALE = 1 / 26
 """Card points are divided by 26 so standard Hearts' Q♠ reads 0.5 in every variant."""
 
 
+@lru_cache(maxsize=256)
 def layout(rules: Rules) -> Layout:
-    """The observation layout for ``rules`` (depends on player count and card slots).
+    """The observation layout for ``rules`` (depends on player count and card slots; built
+    once per rules set: a :class:`Layout` is frozen).
 
     The 0/1 pieces come first (they are unpacked from one bit stream), the real-valued last.
     Each family has its own (:mod:`hearts_env.families`; Smear's in

@@ -257,6 +257,7 @@ class _Counter:
         for share in shares:
             self.tail //= factorial(share)
         self.worlds = lru_cache(maxsize=None)(self._worlds)
+        self.cumulative = lru_cache(maxsize=None)(self._cumulative)
 
     def options(self, n: int, left: tuple[int, ...]) -> tuple[list[int], list[int]]:
         """Step ``n`` from ``left``: the cards its seat may take of its suit, and the worlds of each."""
@@ -272,6 +273,12 @@ class _Counter:
                 takes.append(x)
                 worlds.append(ways)
         return takes, worlds
+
+    def _cumulative(self, n: int, left: tuple[int, ...]) -> tuple[list[int], np.ndarray]:
+        """:meth:`options` as the choices and their cumulative probabilities (float64)."""
+        takes, worlds = self.options(n, left)
+        total = sum(worlds)
+        return takes, np.cumsum([ways / total for ways in worlds])
 
     def _worlds(self, n: int, left: tuple[int, ...]) -> int:
         if n == len(self.steps):
@@ -350,11 +357,13 @@ def _sample_counts(counter: _Counter, num_worlds: int, rng: np.random.Generator)
     for n, (j, g, _, _) in enumerate(counter.steps):
         after: dict[tuple[int, ...], list[np.ndarray]] = {}
         for left, rows in groups.items():
-            options, worlds = counter.options(n, left)
-            total = sum(worlds)
-            weights = np.array([ways / total for ways in worlds])
-            picked = rng.choice(len(options), size=len(rows), p=weights / weights.sum())
-            for i in np.unique(picked):
+            options, cumulative = counter.cumulative(n, left)
+            if len(options) == 1:
+                picked = np.zeros(len(rows), np.int64)
+            else:  # option i with probability worlds_i / total: one uniform draw a world
+                picked = np.searchsorted(cumulative, rng.random(len(rows)), side="right")
+                picked = np.minimum(picked, len(options) - 1)
+            for i in np.flatnonzero(np.bincount(picked, minlength=len(options))):
                 chosen = rows[picked == i]
                 takes[chosen, j, g] = options[i]
                 state = left[:g] + (left[g] - options[i],) + left[g + 1 :]
@@ -558,7 +567,7 @@ def world_positions(
         for suit in np.flatnonzero(suits):
             voids |= 1 << (4 * seat + int(suit))
     log = [0] * p
-    bidder, high_bid, penalty_suit, partner = -1, 0, 2, -1
+    bidder, high_bid, penalty_suit = -1, 0, 2
     if rules.decisions:
         names = rules.decisions
         for seat, row in enumerate(piece("decisions")):
@@ -599,6 +608,7 @@ def world_positions(
         first_trick_winner=first, voids=tile(voids, U64), dealer=tile(p - 1),
         deal_index=tile(int(np.rint(lay.view(obs, "deal_index")[0] * 10))), totals=np.tile(totals, (w, 1)),
         pool=np.zeros(w), pass_direction=tile(direction), chosen=chosen, received=got, bidder=tile(bidder),
-        high_bid=tile(high_bid), penalty_suit=tile(penalty_suit), partner=partners, decision_log=tile(log, U64),
+        high_bid=tile(high_bid), penalty_suit=tile(penalty_suit), partner=partners,
+        decision_log=tile(log, U64),
         uncounted=tile(0, U64), set_aside=tile(0, U64), stock=stock, stock_pos=stock_pos,
     )  # fmt: skip

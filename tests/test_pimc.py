@@ -1,0 +1,97 @@
+"""The ``pimc`` search agent: legal in every configuration it plays, reproducible from its
+generator, right where one card is plainly best, refused where it does not play, timed by
+tournaments. (Its strength is measured by the tournaments of benchmarks/pimc_table.py.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+from evaluation.duplicate import Tournament, TournamentConfig
+from hearts_env import Position, Table, make_rules
+from hearts_env.presets import preset_names
+
+PLAYED = [name for name in preset_names("hearts") if make_rules(name).decks == 1]
+
+
+def _play_deal(rules, pimc, seed: int) -> list[int]:
+    table = Table(rules, num_games=2)
+    table.reset(seed=seed)
+    other = agents.from_rules("random", rules)
+    rng = np.random.default_rng(seed)
+    chosen = []
+    while not table.deal_over.all():
+        obs = {"observation": table.observe(), "action_mask": table.action_mask()}
+        live = ~table.deal_over
+        actions = np.zeros(2, np.int64)
+        rows = np.flatnonzero(live)
+        actions[rows] = other.act({k: v[rows] for k, v in obs.items()}, rng)
+        mine = np.flatnonzero(live & (table.current_player == 0))
+        if len(mine):
+            actions[mine] = pimc.act({k: v[mine] for k, v in obs.items()}, rng)
+            chosen += actions[mine].tolist()
+        table.step(actions)  # raises on an illegal action
+    return chosen
+
+
+@pytest.mark.parametrize("name", PLAYED)
+def test_pimc_plays_every_one_deck_preset(name: str) -> None:
+    rules = make_rules(name)
+    pimc = agents.from_rules("pimc", rules, worlds=3)
+    assert _play_deal(rules, pimc, 1)
+    assert pimc.decisions > 0 and pimc.seconds > 0
+
+
+def test_pimc_is_reproducible_from_its_generator() -> None:
+    rules = make_rules("hearts")
+    one = _play_deal(rules, agents.from_rules("pimc", rules, worlds=6, rollout="random"), 5)
+    two = _play_deal(rules, agents.from_rules("pimc", rules, worlds=6, rollout="random"), 5)
+    assert one == two
+
+
+def test_pimc_dumps_the_queen_on_the_king() -> None:
+    """Seat 0 holds Q♠ and A♠ with K♠ led: Q♠ now goes to the king's holder; A♠ wins the
+    trick, and seat 0, leading Q♠ into three hands without a spade, takes 13 points."""
+    rules = make_rules("hearts")
+    hands = [["QS", "AS"], ["2H", "3H"], ["4H", "5H"], ["6H"]]
+    trick = ["KS"]
+    held = {c for h in hands for c in h} | set(trick)
+    rest = [c for c in (f"{r}{s}" for s in "CDHS" for r in "23456789TJQKA") if c not in held]
+    played = [rest[i::4] for i in range(4)]
+    played[3].append("KS")
+    hearts = [c for c in rest if c.endswith("H")]  # seat 1 took them: no moon is left
+    taken = [[], hearts, [], [c for c in rest if c not in hearts]]
+    position = Position(
+        hands=hands, played=played, taken=taken, tricks_won=[0, 2, 0, 9], trick=trick, leader=3
+    )
+    table = Table(rules)
+    table.set_position(position)
+    obs = {"observation": table.observe(), "action_mask": table.action_mask()}
+    for rollout in ("random", "ducker", "fast"):
+        pimc = agents.from_rules("pimc", rules, worlds=8, rollout=rollout)
+        assert pimc.act(obs, np.random.default_rng(0))[0] == rules.action_names.index("QS")
+
+
+@pytest.mark.parametrize("name", ["cancellation_hearts", "smear_partnership"])
+def test_pimc_refuses_what_it_does_not_play(name: str) -> None:
+    with pytest.raises(ValueError, match="pimc"):
+        agents.make("pimc", name)
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [({"worlds": 0}, "worlds must be a positive int"), ({"rollout": "nope"}, "nope")],
+)
+def test_pimc_parameters_are_checked(params: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        agents.make("pimc", "hearts", **params)
+
+
+def test_a_tournament_reports_the_move_time() -> None:
+    config = TournamentConfig(agents=["pimc:worlds=2", "random"], deals=4, tables=2, seed=3)
+    report = Tournament(config, progress=False).run()
+    times = {row["name"]: row for row in report["move_times"]}
+    # half the seats of 4 deals x 2 seatings, 64 decisions a deal (12 passes, 52 cards) each
+    assert times["pimc:worlds=2"]["decisions"] == times["random"]["decisions"] == 4 * 2 * 64 // 2
+    assert times["pimc:worlds=2"]["ms_per_decision"] > times["random"]["ms_per_decision"] > 0
