@@ -1,0 +1,174 @@
+"""``pimc`` against each family's best heuristic in every preset at its default player count.
+
+One seat of ``pimc`` against the heuristic in the others (``strategy`` for the Hearts family,
+``smear`` for Smear), duplicate deals rotated through every seat, one tournament a preset
+written to ``results/pimc/presets/<preset>.json`` (resumable: run the command again to go on).
+A time budget is shared by the presets still to play, so a run that must stop early leaves
+every preset with some deals rather than some presets with none. Then the table::
+
+    python -m benchmarks.pimc_table --deals 300 --minutes 60      # play (resumes)
+    python -m benchmarks.pimc_table --report                      # the table from the JSONs
+
+The table (``results/pimc/presets_table.json`` and ``.md``) records the command and commit.
+Presets ``pimc`` does not play (Smear, two decks) are listed with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import agents
+from evaluation.duplicate import Tournament, TournamentConfig
+from hearts_env import make_rules
+from hearts_env.presets import PRESETS, preset_names
+
+OUT = Path("results/pimc/presets")
+TABLE = Path("results/pimc/presets_table")
+
+
+def heuristic(preset: str) -> str:
+    """The family's best heuristic for ``preset``."""
+    return agents.family_defaults(make_rules(preset).game).heuristic
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def play(spec: str, deals: int, tables: int, minutes: float, seed: int) -> None:
+    """Play (or resume) every preset's tournament within ``minutes`` in all."""
+    began = time.perf_counter()
+    names = preset_names()
+    for i, preset in enumerate(names):
+        rules = make_rules(preset)
+        refusal = agents.refusal(spec.split(":")[0], rules)
+        if refusal is not None:
+            print(f"{preset}: not played ({refusal})")
+            continue
+        left = minutes * 60 - (time.perf_counter() - began)
+        share = left / (len(names) - i)
+        base = heuristic(preset)
+        config = TournamentConfig(
+            preset=preset,
+            agents=[spec] + [base] * (rules.num_players - 1),
+            deals=deals,
+            tables=tables,
+            seed=seed,
+        )
+        report = Tournament(config, json_path=OUT / f"{preset}.json", progress=False).run(time_limit_s=share)
+        pair = report["pairs"][0] if report["pairs"] else None
+        print(f"{preset}: {report['deals']} deals, {pair}", flush=True)
+
+
+def report(spec: str) -> dict[str, Any]:
+    """The table from the presets' JSON files."""
+    rows = []
+    for preset in preset_names():
+        rules = make_rules(preset)
+        refusal = agents.refusal(spec.split(":")[0], rules)
+        path = OUT / f"{preset}.json"
+        row: dict[str, Any] = {"preset": preset, "players": rules.num_players, "heuristic": heuristic(preset)}
+        if refusal is not None or not path.exists():
+            short = (
+                f"not played: pimc plays the Hearts family, not {rules.game}"
+                if rules.game != "hearts"
+                else None
+            )
+            row["not_played"] = short or refusal or "no result yet"
+            rows.append(row)
+            continue
+        data = json.loads(path.read_text())
+        pair = data["pairs"][0]
+        sign = 1 if data.get("better") == "higher" else -1  # "pimc better" is a negative difference in Hearts
+        times = {t["name"]: t["ms_per_decision"] for t in data.get("move_times", [])}
+        row.update(
+            deals=data["deals"],
+            pimc_minus_heuristic=pair["mean_diff"],
+            ci95=pair["ci95"],
+            pimc_better=sign * pair["mean_diff"] > pair["ci95"],
+            heuristic_better=-sign * pair["mean_diff"] > pair["ci95"],
+            pimc_ms_per_decision=times.get(pair["a"]),
+            command=data["runs"][-1]["command"] if data.get("runs") else None,
+        )
+        rows.append(row)
+    table = {
+        "spec": spec,
+        "command": f"python -m benchmarks.pimc_table --spec {spec} (then --report)",
+        "commit": _commit(),
+        "rows": rows,
+        "presets_with_pimc_better": sum(bool(r.get("pimc_better")) for r in rows),
+        "presets_played": sum("deals" in r for r in rows),
+        "presets": len(PRESETS),
+    }
+    TABLE.with_suffix(".json").write_text(json.dumps(table, indent=1))
+    TABLE.with_suffix(".md").write_text(markdown(table))
+    return table
+
+
+def markdown(table: dict[str, Any]) -> str:
+    """The table as Markdown (lower points are better in the Hearts family, higher in Smear)."""
+    lines = [
+        f"`{table['spec']}` against the family's best heuristic, one `pimc` seat, duplicate deals "
+        f"(`{table['command']}`, commit `{table['commit'][:12]}`). A difference below 0 is `pimc` "
+        "taking fewer points (Hearts family).",
+        "",
+        "| preset | players | heuristic | deals | pimc − heuristic | 95% CI | pimc ms/decision | verdict |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in table["rows"]:
+        if "deals" not in r:
+            lines.append(
+                f"| {r['preset']} | {r['players']} | {r['heuristic']} | - | - | - | - | {r['not_played']} |"
+            )
+            continue
+        verdict = (
+            "pimc better"
+            if r["pimc_better"]
+            else "heuristic better"
+            if r["heuristic_better"]
+            else "no difference shown"
+        )
+        ms = "-" if r["pimc_ms_per_decision"] is None else f"{r['pimc_ms_per_decision']:.1f}"
+        lines.append(
+            f"| {r['preset']} | {r['players']} | {r['heuristic']} | {r['deals']} "
+            f"| {r['pimc_minus_heuristic']:+.3f} | ±{r['ci95']:.3f} | {ms} | {verdict} |"
+        )
+    lines += [
+        "",
+        f"pimc better (the interval excludes 0) in {table['presets_with_pimc_better']} of the "
+        f"{table['presets_played']} presets played ({table['presets']} presets).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--spec", default="pimc:worlds=8", help="the pimc spec (default: pimc:worlds=8)")
+    parser.add_argument("--deals", type=int, default=300, help="deals per preset (default 300)")
+    parser.add_argument("--tables", type=int, default=50, help="tables per round (default 50)")
+    parser.add_argument("--minutes", type=float, default=60.0, help="time for every preset together")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--report", action="store_true", help="only write the table from the JSON files")
+    args = parser.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    if not args.report:
+        play(args.spec, args.deals, args.tables, args.minutes, args.seed)
+    table = report(args.spec)
+    print(markdown(table))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
