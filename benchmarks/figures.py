@@ -484,6 +484,67 @@ def _interleaved_rows(name: str) -> list[str]:
     return [*lines, ""]
 
 
+def _move_time(report: dict[str, Any], name: str) -> float | None:
+    return next((row["ms_per_decision"] for row in report.get("move_times", []) if row["name"] == name), None)
+
+
+def pimc_hearts() -> str:
+    """README.md and docs/search.md: the default pimc against three copies of strategy."""
+    report = load("pimc/pimc_vs_strategy_hearts.json")
+    diff, ci = pair(report, "pimc", "strategy")
+    ms = _move_time(report, "pimc")
+    took = "" if ms is None else f", {ms:.1f} ms a decision (batched over 100 tables, one core)"
+    return _paragraph(
+        f"Standard Hearts, one `pimc` (the default: 16 worlds, `strategy` rollouts) against three "
+        f"`strategy` over {report['deals']} duplicate deals x {len(report['rotations'])} seatings: "
+        f"pimc − strategy = {pm(diff, ci)} points a deal{took} "
+        f"(`{report['runs'][-1]['command'].split('  #')[0]}`)."
+    )
+
+
+def pimc_rollouts() -> str:
+    """docs/search.md: pimc's rollout players and world counts against three strategy."""
+    lines = [
+        "| pimc setting | deals | pimc − strategy (95% CI) | ms/decision | commit |",
+        "|---|---|---|---|---|",
+    ]
+    for path in sorted((RESULTS / "pimc" / "rollouts").glob("*.json")):
+        report = load(f"pimc/rollouts/{path.name}")
+        name = (
+            report["agents"][0]["spec"]
+            if report["agents"][0]["spec"].startswith("pimc")
+            else report["agents"][1]["spec"]
+        )
+        label = next(row["name"] for row in report["agents"] if row["spec"] == name)
+        diff, ci = pair(report, label, "strategy")
+        ms = _move_time(report, label)
+        run = report["runs"][-1]
+        commit = run["commit"][:8] + (" (uncommitted changes)" if run.get("dirty") else "")
+        ms_text = "-" if ms is None else f"{ms:.1f}"
+        lines.append(f"| `{name}` | {report['deals']} | {pm(diff, ci)} | {ms_text} | {commit} |")
+    return "\n".join(lines) + "\n"
+
+
+def pimc_presets() -> str:
+    """results/README.md: pimc against the family's heuristic in every preset."""
+    table = load("pimc/presets_table.json")
+    from benchmarks.pimc_table import markdown  # noqa: PLC0415
+
+    return markdown(table)
+
+
+def pimc_ismcts() -> str:
+    """README.md and docs/search.md: pimc against OpenSpiel's IS-MCTS."""
+    report = load("pimc/pimc_vs_ismcts1000.json")
+    names = [row["name"] for row in report["agents"]]
+    diff, ci = pair(report, names[0], names[1])
+    return _paragraph(
+        f"Against OpenSpiel's IS-MCTS with 1000 simulations (OpenSpiel's rules) over {report['deals']} "
+        f"duplicate deals: {names[0]} − IS-MCTS = {pm(diff, ci)} points a deal "
+        f"(`{report['runs'][-1]['command'].split('  #')[0]}`)."
+    )
+
+
 FIGURES: dict[str, Callable[[], str]] = {
     "ladder-full": ladder_full,
     "ladder-short": ladder_short,
@@ -498,6 +559,10 @@ FIGURES: dict[str, Callable[[], str]] = {
     "training-variants": training_variants,
     "smear-table": smear_table,
     "smear-ppo": smear_ppo,
+    "pimc-hearts": pimc_hearts,
+    "pimc-presets": pimc_presets,
+    "pimc-rollouts": pimc_rollouts,
+    "pimc-ismcts": pimc_ismcts,
     "throughput-presets": throughput_presets,
     "throughput-formats": throughput_formats,
     "throughput-before-after": throughput_before_after,

@@ -19,6 +19,7 @@ import argparse
 import json
 import subprocess
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -101,10 +102,18 @@ def report(spec: str) -> dict[str, Any]:
             command=data["runs"][-1]["command"] if data.get("runs") else None,
         )
         rows.append(row)
+    command = f"python -m benchmarks.pimc_table --spec {spec} (then --report)"
     table = {
         "spec": spec,
-        "command": f"python -m benchmarks.pimc_table --spec {spec} (then --report)",
+        "command": command,
         "commit": _commit(),
+        "runs": [
+            {
+                "command": command,
+                "commit": _commit(),
+                "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            }
+        ],
         "rows": rows,
         "presets_with_pimc_better": sum(bool(r.get("pimc_better")) for r in rows),
         "presets_played": sum("deals" in r for r in rows),

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from hearts_env import cardsets, positions, rollouts, stock
-from hearts_env.bits import BIT, U64, unpack
+from hearts_env.bits import BIT, U64, random_bit, unpack
 from hearts_env.cards import NUM_CARDS, card_name
 from hearts_env.core import BatchState, CardEngine
 from hearts_env.families import family
@@ -523,7 +523,7 @@ class Table:
                     if rollout != "random" and "moon:subtract" in self.rules.decisions:
                         subtract = U64(1 << self.rules.decisions.index("moon:subtract"))
                         options = np.where((options & subtract) != 0, subtract, options)
-                    chosen = rollouts.highest_bit(rollouts.random_bit(options, rng))
+                    chosen = random_bit(options, rng)
                     actions[deciding] = engine.num_cards + chosen
             ended = engine.step(s, np.maximum(actions, 0), check=False)
             if ended.any():

@@ -25,7 +25,10 @@ HAS_OPENSPIEL = importlib.util.find_spec("pyspiel") is not None
 CHECKPOINTS = Path(agents.__file__).parent / "checkpoints"
 SHIPPED = sorted(path.stem for path in CHECKPOINTS.glob("*.pt"))  # e.g. hearts-4p
 
-PARAMS: dict[str, dict[str, object]] = {"ismcts": {"simulations": 4}}
+PARAMS: dict[str, dict[str, object]] = {
+    "ismcts": {"simulations": 4},
+    "pimc": {"worlds": 2, "rollout": "fast"},
+}
 """Agent parameters that keep a deal quick."""
 SPECS: list[tuple[str, dict[str, object]]] = [(name, PARAMS.get(name, {})) for name in agents.names()]
 SPECS += [("ppo", {"checkpoint": str(CHECKPOINTS / f"{stem}.pt")}) for stem in SHIPPED]
@@ -40,6 +43,7 @@ PLAYS = {
     "ducker": set(preset_names("hearts")),
     "strategy": set(preset_names("hearts")),
     "smear": set(preset_names("smear")),
+    "pimc": set(preset_names("hearts")) - {"cancellation_hearts"},
 }
 """Presets each heuristic plays at every player count (the matrix checks they are exactly these)."""
 
