@@ -525,6 +525,22 @@ def pimc_rollouts() -> str:
     return "\n".join(lines) + "\n"
 
 
+def pimc_ppo() -> str:
+    """results/README.md and README.md: the shipped PPO checkpoints against pimc."""
+    lines = ["| checkpoint | deals | ppo − pimc (95% CI) | pimc ms/decision |", "|---|---|---|---|"]
+    for name, label in (
+        ("ppo_vs_pimc_hearts", "hearts, 4 players"),
+        ("ppo_vs_pimc_black_maria", "black_maria, 3 players"),
+    ):
+        report = load(f"pimc/{name}.json")
+        diff, ci = pair(report, "ppo", "pimc")
+        ms = _move_time(report, "pimc")
+        lines.append(
+            f"| {label} | {report['deals']} | {pm(diff, ci)} | {'-' if ms is None else f'{ms:.1f}'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def pimc_presets() -> str:
     """results/README.md: pimc against the family's heuristic in every preset."""
     table = load("pimc/presets_table.json")
@@ -562,6 +578,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "pimc-hearts": pimc_hearts,
     "pimc-presets": pimc_presets,
     "pimc-rollouts": pimc_rollouts,
+    "pimc-ppo": pimc_ppo,
     "pimc-ismcts": pimc_ismcts,
     "throughput-presets": throughput_presets,
     "throughput-formats": throughput_formats,

@@ -329,7 +329,7 @@ class Table:
     def set_position(self, position: Any, check: bool = True) -> None:
         """Start every game from ``position``: a :class:`hearts_env.Position` (the same in every
         game) or a :class:`hearts_env.PositionBatch` of ``num_games`` positions, one per game
-        (docs/observation.md, "Positions"). Checked first (``ValueError`` naming what is
+        (docs/search.md). Checked first (``ValueError`` naming what is
         inconsistent); ``check=False`` skips the checks of a batch built by code that keeps
         them (the search agent), and the trick's legality: a sampled world may give a seat cards
         it could not have held, given how it played). Hearts family, one deck
