@@ -26,6 +26,7 @@ from typing import Any
 import agents
 from evaluation.duplicate import Tournament, TournamentConfig
 from hearts_env import make_rules
+from hearts_env.families import family
 from hearts_env.presets import PRESETS, preset_names
 
 OUT = Path("results/pimc/presets")
@@ -81,9 +82,9 @@ def report(spec: str) -> dict[str, Any]:
         row: dict[str, Any] = {"preset": preset, "players": rules.num_players, "heuristic": heuristic(preset)}
         if refusal is not None or not path.exists():
             short = (
-                f"not played: pimc plays the Hearts family, not {rules.game}"
-                if rules.game != "hearts"
-                else None
+                None
+                if family(rules).engine == "hearts_env.engine:Engine"
+                else (f"not played: pimc plays the Hearts family, not {family(rules).title}")
             )
             row["not_played"] = short or refusal or "no result yet"
             rows.append(row)

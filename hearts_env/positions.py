@@ -34,6 +34,7 @@ import numpy as np
 
 from hearts_env.bits import EMPTY
 from hearts_env.cards import card_name, cards_of, parse_card
+from hearts_env.families import family
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
 Cards = Sequence[int | str]
@@ -151,12 +152,15 @@ class Position:
 
 
 _SUITS = "CDHS"
+_HEARTS_ENGINE = "hearts_env.engine:Engine"
+"""The engine whose states positions describe (the Hearts family's)."""
 
 
 def _refuse(rules: Rules) -> None:
-    if rules.game != "hearts":
+    record = family(rules)
+    if record.engine != _HEARTS_ENGINE:
         raise NotImplementedError(
-            f"positions are written for the Hearts family; {rules.preset} is a {rules.game} game"
+            f"positions are written for the Hearts family; {rules.preset} is a {record.title} game"
         )
     if rules.decks == 2:
         raise NotImplementedError(

@@ -504,7 +504,7 @@ class Table:
             raise ValueError(
                 f"rollout={rollout!r} is not known: choose one of {', '.join(rollouts.ROLLOUTS)}"
             )
-        if self.rules.game != "hearts":
+        if not hasattr(self.engine, "set_positions"):  # the Hearts family's engine
             raise NotImplementedError(f"rollouts are written for the Hearts family, not {self.rules.preset}")
         policy, rng = rollouts.POLICIES[rollout], self.rng if rng is None else rng
         s, engine = self.state, self.engine
