@@ -62,13 +62,17 @@ def _lowest(engine: object, s: object, legal: np.ndarray, rng: np.random.Generat
     return highest_bit(lowest_bit(legal))
 
 
-def _ducker(engine: object, s: object, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    lead = _LEAD.take(s.lead_suit)
-    leading = s.position == 0
-    suited = legal & lead
+def _trick(s: object, legal: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per game: leading, the legal cards of the suit led, those below the card winning the
+    trick (they duck), and whether the acting seat plays last to the trick."""
+    suited = legal & _LEAD.take(s.lead_suit)
     best_card = np.where(s.best >= 0, s.best >> 4, 0)
     below = suited & ((U64(1) << best_card.astype(U64)) - U64(1))
-    last = s.position + 1 == s.trick_size
+    return s.position == 0, suited, below, s.position + 1 == s.trick_size
+
+
+def _ducker(engine: object, s: object, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    leading, suited, below, last = _trick(s, legal)
     follow = np.where(below != ZERO, below, np.where(last, suited, lowest_bit(suited)))
     hearts = legal & SUIT_MASK[HEARTS]
     shed = np.where((legal & _QS) != ZERO, _QS, np.where(hearts != ZERO, hearts, legal))
@@ -94,12 +98,7 @@ def _lowest_rank(masks: np.ndarray) -> np.ndarray:
 
 
 def _fast(engine: object, s: object, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    lead = _LEAD.take(s.lead_suit)
-    leading = s.position == 0
-    suited = legal & lead
-    best_card = np.where(s.best >= 0, s.best >> 4, 0)
-    below = suited & ((U64(1) << best_card.astype(U64)) - U64(1))
-    last = s.position + 1 == s.trick_size
+    leading, suited, below, last = _trick(s, legal)
     points_out = (s.trick_mask & engine.penalty) != ZERO
     # cannot duck: last to play with no points on the table takes with the highest card (not Q♠)
     high = np.where(suited & ~_QS != ZERO, suited & ~_QS, suited)
