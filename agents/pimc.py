@@ -23,9 +23,10 @@ Randomness comes from the ``rng`` given to :meth:`act` (a tournament's seeded ge
 tournament with ``pimc`` replays exactly. ``last_ms_per_decision`` and ``decisions`` /
 ``seconds`` record its time.
 
-Not covered: Cancellation Hearts (two decks; positions do not take them yet) and Smear, which
-``pimc`` refuses. What the observation does not record (who took which card, the kitty's
-taker) is filled in consistently but not exactly (see :func:`~hearts_env.worlds.world_positions`).
+Covered: every Hearts-family preset, Cancellation Hearts (two decks) included; Smear is
+refused. What the observation does not record (who took which card, the kitty's taker, the
+tricks cancelled) is filled in consistently but not exactly (see
+:func:`~hearts_env.worlds.world_positions`).
 """
 
 from __future__ import annotations
@@ -75,8 +76,6 @@ class PIMCAgent(Agent):
         family = super().supports(rules)
         if family is not None:
             return family
-        if rules.decks == 2:
-            return "pimc does not play two-deck rules yet (its positions cover one deck)"
         return None
 
     def _table(self, size: int) -> Table:

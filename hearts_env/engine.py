@@ -349,16 +349,24 @@ class Engine(CardEngine):
         turn or against the rules (the games are then left half set: start them again);
         ``check_trick=False`` plays the trick without asking whether the rules allowed it (a
         sampled world may give the leader cards he did not hold: hearts led before they broke
-        tell that he held nothing else, which the sampler does not use)."""
-        if self.two_decks:
-            raise NotImplementedError("positions with two decks are not supported yet")
+        tell that he held nothing else, which the sampler does not use).
+
+        Two decks: the second words too (``*_hi``), the cards carried from cancelled tricks,
+        and the trick's cards back to the leader and the seats after him in turn (a seat's
+        played cards cannot tell whose a card is when both copies are played)."""
         p = self.num_players
         trick = pos.trick
         on_table = trick != EMPTY
-        back = np.zeros((len(rows), p), U64)  # the trick's cards, back in their players' hands
-        for j in range(p - 1):  # each card back to the seat that played it
-            card_bits = BIT.take(trick[:, j])[:, None]
-            back |= np.where((pos.played & card_bits) != ZERO, card_bits, ZERO)
+        if self.two_decks:
+            self._set_cards_two_decks(s, rows, pos)
+        else:
+            back = np.zeros((len(rows), p), U64)  # the trick's cards, back in their players' hands
+            for j in range(p - 1):  # each card back to the seat that played it
+                card_bits = BIT.take(trick[:, j])[:, None]
+                back |= np.where((pos.played & card_bits) != ZERO, card_bits, ZERO)
+            s.hands[rows] = pos.hands | back
+            s.held[rows] = pos.hands | pos.played
+            s.played[rows] = np.bitwise_or.reduce(pos.played & ~back, axis=1)
         for name, value in (("stock_pos", 0), ("taken", ZERO), ("received", ZERO), ("game_over", False),
                             ("cancelled", False), ("moon_shooter", -1)):  # fmt: skip
             getattr(s, name)[rows] = value
@@ -371,10 +379,9 @@ class Engine(CardEngine):
             s.stock[rows] = pos.stock
         s.pass_offset[rows] = self.offsets[pos.pass_direction]
         s.pass_decisions[rows] = self.pass_decisions_per_deal
-        s.hands[rows] = pos.hands | back
-        s.held[rows] = pos.hands | pos.played
-        s.played[rows] = np.bitwise_or.reduce(pos.played & ~back, axis=1)
-        if self.rules.bidding == "auction":
+        if self.two_decks:
+            s.points[rows] = cardsets.points(pos.taken, pos.taken_hi, self.mask_points)
+        elif self.rules.bidding == "auction":
             s.points[rows] = np.bitwise_count(pos.taken & SUIT_MASK.take(pos.penalty_suit)[:, None])
         else:
             s.points[rows] = self.mask_points(pos.taken & ~pos.uncounted[:, None])
@@ -418,6 +425,23 @@ class Engine(CardEngine):
             self.advance(part, cards, BIT.take(cards))
             s.put(rows[live], part)
         s.sync()
+
+    def _set_cards_two_decks(self, s: State, rows: np.ndarray, pos: Any) -> None:
+        """Two decks, for :meth:`set_positions`: the hands (the trick's cards back in them), the
+        cards held at the start of play and played, both words, and the carried cards."""
+        p, trick = self.num_players, pos.trick
+        back = np.zeros((len(rows), p), U64), np.zeros((len(rows), p), U64)
+        seats = np.arange(p)
+        for j in range(p - 1):  # card j of the trick is the (leader + j)'s (none: EMPTY, no bit)
+            player = seats[None, :] == ((pos.leader + j) % p)[:, None]
+            back = cardsets.add_one(*back, np.where(player, BIT.take(trick[:, j])[:, None], ZERO))
+        s.hands[rows], s.hands_hi[rows] = cardsets.add(pos.hands, pos.hands_hi, *back)
+        s.held[rows], s.held_hi[rows] = cardsets.add(pos.hands, pos.hands_hi, pos.played, pos.played_hi)
+        done = cardsets.subtract(pos.played, pos.played_hi, *back)[0]
+        s.played[rows] = np.bitwise_or.reduce(done, axis=1)
+        for name in ("taken_hi", "chosen_hi", "received_hi", "kitty_hi", "carried", "carried_hi"):
+            getattr(s, name)[rows] = getattr(pos, name)
+        s.trick_pairs[rows] = ZERO
 
     # ------------------------------------------------------------------ legal cards
     def legal(self, s: State) -> np.ndarray:

@@ -59,6 +59,7 @@ Seats are *relative*, as in the observation: index 0 is the observer, 1 the seat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb, factorial
@@ -451,12 +452,54 @@ def _split_points(values: dict[int, int], targets: list[int], fixed: dict[int, i
     return placed if place(0) else None
 
 
+def _nearest_split(values: dict[int, int], targets: list[int], fixed: dict[int, int]) -> dict[int, int]:
+    """The point cards of ``values`` given, biggest first, each to the place (an index of
+    ``targets``) furthest below its target: where no exact split (:func:`_split_points`) fits."""
+    split = dict(fixed)
+    left = list(targets)
+    for card in sorted(values, key=lambda x: -abs(values[x])):
+        if card not in split:
+            seat = int(np.argmax([left[s] * np.sign(values[card]) for s in range(len(left))]))
+            split[card] = seat
+            left[seat] -= values[card]
+    return split
+
+
+def _voids(piece: Callable[[str], np.ndarray]) -> int:
+    """The :class:`~hearts_env.state.State` voids bits of the observation's ``known_voids``."""
+    voids = 0
+    for seat, suits in enumerate(piece("known_voids")):
+        for suit in np.flatnonzero(suits):
+            voids |= 1 << (4 * seat + int(suit))
+    return voids
+
+
+def _decisions(rules: Rules, piece: Callable[[str], np.ndarray]) -> tuple[list[int], int, int, int]:
+    """The decisions of the observation: each seat's decision log bits, the bidder (the
+    declarer or the highest bid's), the highest bid and the named suit (hearts if none)."""
+    log = [0] * rules.num_players
+    bidder, high_bid, penalty_suit = -1, 0, 2
+    if rules.decisions:
+        names = rules.decisions
+        for seat, row in enumerate(piece("decisions")):
+            for k in np.flatnonzero(row):
+                log[seat] |= 1 << int(k)
+                name = names[int(k)]
+                if name in ("general", "slam"):
+                    bidder = seat
+                elif name.startswith("bid:") and int(name[4:]) > high_bid:
+                    bidder, high_bid = seat, int(name[4:])
+                elif name.startswith("suit:"):
+                    penalty_suit = "CDHS".index(name[5:])
+    return log, bidder, high_bid, penalty_suit
+
+
 def world_positions(
     rules: Rules, observation: np.ndarray, worlds: Worlds, rng: np.random.Generator
 ) -> PositionBatch:
     """The W worlds of one observation as positions (:class:`hearts_env.positions.PositionBatch`,
     W rows), seats relative to the observer (seat 0), so a table started from them plays on
-    from where the observer stands in each world. One deck, the play phase.
+    from where the observer stands in each world. The play phase; one deck or two.
 
     What the observation does not record is filled in consistently, not exactly:
 
@@ -466,8 +509,14 @@ def world_positions(
       the seat that took the last trick (the current leader);
     * **the kitty**, once another seat took it with the first trick: to a seat drawn at random
       (the observer's points do not show it);
-    * **Domino Hearts' stock**: the unseen rest, in a random order.
+    * **Domino Hearts' stock**: the unseen rest, in a random order;
+    * **cancelled tricks** (two decks): point cards that no seat's points count wait in
+      ``carried``, with point-free cards to fill as few cancelled tricks as hold them; no trick
+      is cancelled otherwise. While every trick so far is cancelled the kitty is carried too
+      (:func:`_two_deck_positions`).
     """
+    if rules.decks == 2:
+        return _two_deck_positions(rules, observation, worlds, rng)
     lay = layout(rules)
     obs = np.asarray(observation, dtype=np.float64)
     p, c = rules.num_players, rules.card_slots
@@ -503,13 +552,7 @@ def world_positions(
                 fixed[card] = 0
     split = _split_points(values, points, fixed)
     if split is None:  # no exact split (rules outside the plain sums): by the nearest points
-        split = dict(fixed)
-        left = list(points)
-        for card in sorted(values, key=lambda x: -abs(values[x])):
-            if card not in split:
-                seat = int(np.argmax([left[s] * np.sign(values[card]) for s in range(p)]))
-                split[card] = seat
-                left[seat] -= values[card]
+        split = _nearest_split(values, points, fixed)
     taken = [0] * p
     for card, seat in split.items():
         taken[seat] |= 1 << card
@@ -562,24 +605,8 @@ def world_positions(
             cards = unpack(rest, 64).astype(bool)
             keys = np.where(cards, rng.random(cards.shape), 2.0)
             stock[:, rules.stock_size - left :] = np.argsort(keys, axis=1)[:, :left]
-    voids = 0
-    for seat, suits in enumerate(piece("known_voids")):
-        for suit in np.flatnonzero(suits):
-            voids |= 1 << (4 * seat + int(suit))
-    log = [0] * p
-    bidder, high_bid, penalty_suit = -1, 0, 2
-    if rules.decisions:
-        names = rules.decisions
-        for seat, row in enumerate(piece("decisions")):
-            for k in np.flatnonzero(row):
-                log[seat] |= 1 << int(k)
-                name = names[int(k)]
-                if name in ("general", "slam"):
-                    bidder = seat
-                elif name.startswith("bid:") and int(name[4:]) > high_bid:
-                    bidder, high_bid = seat, int(name[4:])
-                elif name.startswith("suit:"):
-                    penalty_suit = "CDHS".index(name[5:])
+    voids = _voids(piece)
+    log, bidder, high_bid, penalty_suit = _decisions(rules, piece)
     partners = np.zeros(w, np.int64) - 1
     if rules.bidding == "slam" and bidder >= 0:  # the 10♦'s holder, in each world
         held = hands | np.array(played, U64)[None, :]
@@ -611,4 +638,129 @@ def world_positions(
         high_bid=tile(high_bid), penalty_suit=tile(penalty_suit), partner=partners,
         decision_log=tile(log, U64),
         uncounted=tile(0, U64), set_aside=tile(0, U64), stock=stock, stock_pos=stock_pos,
+    )  # fmt: skip
+
+
+def _copy_words(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Copies (..., C) of each card (0, 1, 2) as the ``(lo, hi)`` words of :mod:`hearts_env.cardsets`."""
+    bits = BIT[: counts.shape[-1]]
+    lo = np.bitwise_or.reduce(np.where(counts >= 1, bits, ZERO), axis=-1)
+    return lo, np.bitwise_or.reduce(np.where(counts >= 2, bits, ZERO), axis=-1)
+
+
+def _two_deck_positions(
+    rules: Rules, observation: np.ndarray, worlds: Worlds, rng: np.random.Generator
+) -> PositionBatch:
+    """:func:`world_positions` with two decks (Cancellation Hearts).
+
+    Each copy of a finished trick's card goes to a seat or to the carried cards: the point
+    copies so that every seat's points are its ``points_taken`` and the carried ones hold the
+    points nobody's count (the finished tricks' points less the points taken, the observer's
+    kitty counted), the point-free copies filling the cancelled tricks (as few as hold the
+    carried points) and then every seat's tricks, the rest to the seat that took the last
+    trick (the leader, when nothing is carried). A kitty the observer has not seen goes, once
+    a trick is taken, to another seat with a trick, drawn at random in each world (one is
+    given a trick if none has); while every trick is cancelled it is carried."""
+    lay = layout(rules)
+    obs = np.asarray(observation, dtype=np.float64)
+    p, c, w = rules.num_players, rules.card_slots, len(worlds.hands)
+
+    def piece(name: str) -> np.ndarray:
+        return np.rint(lay.view(obs, name)).astype(np.int64)
+
+    played = piece("played_by_seat")  # (P, C) copies played by each relative seat
+    trick = [int(np.argmax(row)) if row.any() else EMPTY for row in piece("current_trick")]
+    on_table = [t for t in trick if t != EMPTY]
+    leader = int(np.argmax(piece("trick_leader"))) if on_table else 0
+    done = played.sum(axis=0)
+    np.subtract.at(done, on_table, 1)
+    trick_number = int(done.sum()) // p
+    values_all = np.rint(lay.view(obs, "card_values") * 26).astype(np.int64)
+    points = np.rint(lay.view(obs, "points_taken") * 26).astype(np.int64).tolist()
+    kitty_seen = piece("kitty") if rules.kitty_size else np.zeros(c, np.int64)
+    # One id a copy: card + 64 * copy for the finished tricks' cards, + 128 for the kitty's.
+    copies = [card + 64 * k for card in range(c) for k in range(done[card])]
+    kitty_ids = [128 + card + 64 * k for card in range(c) for k in range(kitty_seen[card])]
+    values = {i: int(values_all[i % 64]) for i in copies + kitty_ids if values_all[i % 64]}
+    fixed = {i: 0 for i in kitty_ids if i in values}  # the observer took the kitty: his points
+    targets = [*points, sum(values.values()) - sum(points)]  # the last place: the carried cards
+    split = _split_points(values, targets, fixed) or _nearest_split(values, targets, fixed)
+    owned = [[i for i in copies if split.get(i) == place] for place in range(p + 1)]
+    pot_tricks = min(-(-len(owned[p]) // p), trick_number)
+    available = trick_number - pot_tricks  # the tricks taken
+    tricks = [-(-len(owned[seat]) // p) for seat in range(p)]
+    if sum(tricks) > available:  # more seats with points than tricks can hold: trim
+        tricks = [min(t, 1) for t in tricks]
+    seen = bool(kitty_seen.any())
+    if available:
+        if seen:  # the observer took the kitty with a trick
+            tricks[0] = max(tricks[0], 1)
+        if not owned[p]:  # no trick cancelled: the leader took the last one
+            tricks[leader] = max(tricks[leader], 1)
+        if rules.kitty_size and not seen and not any(tricks[1:]):  # another seat took the kitty
+            tricks[int(rng.integers(1, p))] = 1
+        if not any(tricks):
+            tricks[leader] = 1
+        while sum(tricks) > available:
+            tricks[int(np.argmax(tricks))] -= 1
+        holder = leader if tricks[leader] else int(np.argmax(tricks))
+        tricks[holder] += available - sum(tricks)
+    else:
+        pot_tricks, holder = trick_number, p  # every trick cancelled: all carried
+    free = iter(i for i in copies if i not in split)
+    for place in [p] + [seat for seat in range(p) if seat != holder]:  # the carried cards first
+        room = p * (pot_tricks if place == p else tricks[place]) - len(owned[place])
+        owned[place] += [i for _, i in zip(range(max(room, 0)), free, strict=False)]
+    owned[holder] += list(free)
+    counts = np.zeros((p + 1, c), np.int64)
+    for place, ids in enumerate(owned):
+        np.add.at(counts[place], [i % 64 for i in ids], 1)
+    taken_lo, taken_hi = (np.tile(word, (w, 1)) for word in _copy_words(counts[:p]))
+    carried_lo, carried_hi = (np.full(w, word, U64) for word in _copy_words(counts[p]))
+    hands = worlds.hands.astype(U64)  # (W, P, 2)
+    rest = worlds.rest.astype(U64)  # (W, 2)
+    first = np.full(w, -1, np.int64)
+    kitty_lo, kitty_hi = np.zeros(w, U64), np.zeros(w, U64)
+    if rules.kitty_size:
+        rows = np.arange(w)
+        if seen:
+            first[:] = 0
+            kitty_lo[:], kitty_hi[:] = _copy_words(kitty_seen)
+        else:
+            kitty_lo[:], kitty_hi[:] = rest[:, 0], rest[:, 1]
+            takers = [seat for seat in range(1, p) if tricks[seat]]
+            if takers:
+                first = rng.choice(np.array(takers), size=w)
+        took = first >= 0
+        lo, hi = cardsets.add(taken_lo[rows, first], taken_hi[rows, first], kitty_lo, kitty_hi)
+        taken_lo[rows[took], first[took]], taken_hi[rows[took], first[took]] = lo[took], hi[took]
+        if trick_number and not took.any():  # every trick cancelled: the kitty waits with them
+            carried_lo, carried_hi = cardsets.add(carried_lo, carried_hi, kitty_lo, kitty_hi)
+    played_lo, played_hi = _copy_words(played)
+    passed, received = _copy_words(piece("passed")), _copy_words(piece("received"))
+    chosen, got = np.zeros((2, w, p), U64), np.zeros((2, w, p), U64)
+    chosen[:, :, 0] = np.array(passed, U64)[:, None]
+    got[:, :, 0] = np.array(received, U64)[:, None]
+    log, bidder, high_bid, penalty_suit = _decisions(rules, piece)
+    totals = np.rint(lay.view(obs, "scores") * rules.target_score).astype(np.int64)
+
+    def tile(values: list[int] | int, dtype: type = np.int64) -> np.ndarray:
+        return (
+            np.tile(np.array(values, dtype), (w, 1))
+            if isinstance(values, list)
+            else np.full(w, values, dtype)
+        )
+
+    return PositionBatch(
+        hands=hands[..., 0].copy(), played=np.tile(played_lo, (w, 1)), taken=taken_lo,
+        tricks_won=tile(tricks), trick=tile(trick), leader=tile(leader), trick_number=tile(trick_number),
+        kitty=kitty_lo,
+        first_trick_winner=first, voids=tile(_voids(piece), U64), dealer=tile(p - 1),
+        deal_index=tile(int(np.rint(lay.view(obs, "deal_index")[0] * 10))), totals=np.tile(totals, (w, 1)),
+        pool=np.zeros(w), pass_direction=tile(int(np.argmax(piece("pass_direction")))), chosen=chosen[0],
+        received=got[0], bidder=tile(bidder), high_bid=tile(high_bid), penalty_suit=tile(penalty_suit),
+        partner=tile(-1), decision_log=tile(log, U64), uncounted=tile(0, U64), set_aside=tile(0, U64),
+        stock=np.zeros((w, 0), np.int64), stock_pos=np.zeros(w, np.int64),
+        hands_hi=hands[..., 1].copy(), played_hi=np.tile(played_hi, (w, 1)), taken_hi=taken_hi,
+        chosen_hi=chosen[1], received_hi=got[1], kitty_hi=kitty_hi, carried=carried_lo, carried_hi=carried_hi,
     )  # fmt: skip
