@@ -1,32 +1,35 @@
-"""``pimc``: perfect-information Monte Carlo search on the batched engine (Hearts family).
+"""``pimc``: perfect-information Monte Carlo search on the batched engine (every family).
 
 At each card play with a choice, the agent draws ``worlds`` deals of the hidden cards uniformly
 among those consistent with what its seat has seen (:func:`hearts_env.worlds.sample_worlds`:
 its hand, its passes, every card played and by whom, the voids shown), starts the engine from
 each world (:func:`hearts_env.worlds.world_positions`), plays every legal card in every world,
-plays the deal out with a rollout player (the ``strategy`` agent in every seat by default, or a
-bit-mask player of :mod:`hearts_env.rollouts`) and chooses the card
+plays the deal out with a rollout player (the family's heuristic, ``strategy`` or ``smear``, in
+every seat by default, or a bit-mask player of :mod:`hearts_env.rollouts`) and chooses the card
 with the best mean reward, the family's (own points, or the team's in partnership games; the
 moon and the variant's scoring are the engine's). All worlds × cards of all the games of one
 call form one engine batch.
 
 * ``worlds`` (default 16): worlds per decision;
-* ``rollout`` (default ``"strategy"``): a player of :mod:`hearts_env.rollouts` (``"random"``,
-  ``"lowest"``, ``"ducker"``, ``"fast"``: bit-mask players, the fastest), or any agent spec,
-  which then plays every seat of the rollouts from its observations (``"strategy"``, or a
-  checkpoint as ``"ppo;checkpoint=path"``: ``;`` for the spec's ``:`` inside a spec);
-* ``fallback`` (default ``"strategy"``): the agent for the decisions that are not card plays
-  (passing, bids, declarations, the named suit, the moon choice) and for rules the search
-  does not cover.
+* ``rollout`` (default: the family's heuristic, ``"strategy"`` or ``"smear"``): a player of
+  :mod:`hearts_env.rollouts` (``"random"``, ``"lowest"``, ``"ducker"``, ``"fast"``: bit-mask
+  players of the Hearts family, the fastest; in Smear ``random`` and ``lowest`` are the agents
+  of those names), or any agent spec, which then plays every seat of the rollouts from its
+  observations (``"strategy"``, or a checkpoint as ``"ppo;checkpoint=path"``: ``;`` for the
+  spec's ``:`` inside a spec);
+* ``fallback`` (default: the family's heuristic): the agent for the decisions that are not
+  card plays (passing, bids, declarations, the named suit, the moon choice; Smear's bids,
+  trumps and discards).
 
 Randomness comes from the ``rng`` given to :meth:`act` (a tournament's seeded generator), so a
 tournament with ``pimc`` replays exactly. ``last_ms_per_decision`` and ``decisions`` /
 ``seconds`` record its time.
 
-Covered: every Hearts-family preset, Cancellation Hearts (two decks) included; Smear is
-refused. What the observation does not record (who took which card, the kitty's taker, the
-tricks cancelled) is filled in consistently but not exactly (see
-:func:`~hearts_env.worlds.world_positions`).
+Covered: every preset and player count, Cancellation Hearts (two decks) and Smear included
+(Smear's worlds: :mod:`hearts_env.smear_worlds`). What the observation does not record (who
+took which card, the kitty's taker, the tricks cancelled, which unseen cards Smear's players
+threw away) is filled in consistently but not exactly (see
+:func:`hearts_env.worlds.world_positions`, :func:`hearts_env.smear_worlds.world_positions`).
 """
 
 from __future__ import annotations
@@ -37,9 +40,10 @@ from typing import ClassVar
 import numpy as np
 
 from agents.base import Agent, Observation
-from hearts_env.positions import PositionBatch
+from hearts_env.families import family
 from hearts_env.rollouts import ROLLOUTS
 from hearts_env.rules import Rules
+from hearts_env.smear_worlds import world_positions as smear_world_positions
 from hearts_env.table import Table
 from hearts_env.worlds import sample_worlds, world_positions
 
@@ -48,35 +52,38 @@ class PIMCAgent(Agent):
     """Perfect-information Monte Carlo over sampled worlds (see the module docstring)."""
 
     name = "pimc"
-    games: ClassVar[tuple[str, ...]] = ("hearts",)
+    games: ClassVar[tuple[str, ...]] = ("hearts", "smear")
 
     def __init__(
-        self, rules: Rules, *, worlds: int = 16, rollout: str = "strategy", fallback: str = "strategy"
+        self, rules: Rules, *, worlds: int = 16, rollout: str | None = None, fallback: str | None = None
     ) -> None:
         super().__init__(rules)
         if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
             raise ValueError(f"pimc: worlds must be a positive int, got {worlds!r}")
         from agents import from_spec  # noqa: PLC0415  (agents imports this module lazily)
 
+        heuristic = family(rules).agents.heuristic  # strategy, smear
+        rollout = heuristic if rollout is None else rollout
         if not isinstance(rollout, str):
             raise ValueError(f"pimc: rollout must be a name or an agent spec, got {rollout!r}")
+        smear = rules.game == "smear"
+        if smear and rollout in ("ducker", "fast"):
+            raise ValueError(
+                f"pimc: rollout={rollout!r} is a Hearts-family player; Smear's rollouts are agents "
+                "(smear, lowest, random, a checkpoint)"
+            )
         self.worlds, self.rollout = int(worlds), rollout
         # A rollout outside the engine's own players is an agent (a spec: strategy, a checkpoint)
-        # that plays every seat of the rollouts from their observations.
-        self.rollout_agent = None if rollout in ROLLOUTS else from_spec(rollout.replace(";", ":"), rules)
-        self.fallback = from_spec(fallback, rules)
+        # that plays every seat of the rollouts from their observations (Smear's always are).
+        engine_player = rollout in ROLLOUTS and not smear
+        self.rollout_agent = None if engine_player else from_spec(rollout.replace(";", ":"), rules)
+        self.fallback = from_spec(heuristic if fallback is None else fallback, rules)
+        self._positions = smear_world_positions if smear else world_positions
         self._tables: dict[int, Table] = {}
         self._playing = "phase" in self.layout.slices and "playing" in rules.phases
         self.decisions = 0
         self.seconds = 0.0
         self.last_ms_per_decision = 0.0
-
-    @classmethod
-    def supports(cls, rules: Rules) -> str | None:
-        family = super().supports(rules)
-        if family is not None:
-            return family
-        return None
 
     def _table(self, size: int) -> Table:
         bucket = 1 << max(size - 1, 0).bit_length()
@@ -106,18 +113,18 @@ class PIMCAgent(Agent):
         choices = [np.flatnonzero(row) for row in legal]
         for i, row in enumerate(observations):
             drawn = sample_worlds(self.rules, row, w, rng)
-            positions = world_positions(self.rules, row, drawn, rng)
+            positions = self._positions(self.rules, row, drawn, rng)
             a = choices[i]
             parts.append(positions.take(np.repeat(np.arange(w), len(a))))
             moves.append(np.tile(a, w))
-        batch = PositionBatch.concat(parts)
+        batch = type(parts[0]).concat(parts)
         actions = np.concatenate(moves)
         n = len(actions)
         table = self._table(n)
         size = table.num_games
         if size > n:  # fill the bucket with copies of the first game
             pad = np.zeros(size - n, np.int64)
-            batch = PositionBatch.concat([batch, batch.take(pad)])
+            batch = batch.concat([batch, batch.take(pad)])
             actions = np.concatenate([actions, actions[pad]])
         table.set_position(batch, check=False)
         result = table.step(actions)

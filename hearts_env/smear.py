@@ -289,6 +289,65 @@ class SmearEngine(CardEngine):
         s.current[rows] = (s.dealer[rows] + 1) % p
         s.leader[rows] = s.current[rows]
 
+    def set_positions(self, s: SmearState, rows: np.ndarray, pos: Any, check_trick: bool = True) -> None:
+        """Start the games ``rows`` from the positions ``pos`` (a
+        :class:`~hearts_env.smear_positions.SmearPositionBatch` of ``len(rows)``, checked by
+        :func:`~hearts_env.smear_positions.check_batch`): the finished tricks as given, then the
+        trick in progress played again from its leader. ``ValueError`` names a trick card played
+        out of turn or against the rules; ``check_trick=False`` does not ask the rules (a sampled
+        world may give a seat cards that, as it played, it could not have held)."""
+        p = self.num_players
+        back = np.zeros((len(rows), p), U64)  # the trick's cards, back in their players' hands
+        for j in range(pos.trick.shape[1]):
+            card, seat = pos.trick[:, j], pos.trick_seats[:, j]
+            on = np.flatnonzero(card != EMPTY)
+            back[on, seat[on]] |= BIT.take(card[on])
+        s.hands[rows] = pos.hands | back
+        s.held[rows] = pos.hands | pos.played
+        s.played[rows] = pos.played & ~back
+        for name in ("thrown", "received", "taken", "trick_number", "trumps", "pitcher", "high_bid", "bids",
+                     "dealer", "deal_index", "totals", "stock", "stock_pos"):  # fmt: skip
+            getattr(s, name)[rows] = getattr(pos, name)
+        s.trick_by_seat[rows] = ZERO
+        s.last_trick[rows] = ZERO
+        s.last_winner[rows] = -1
+        s.trick_cards[rows] = EMPTY
+        s.trick_seats[rows] = -1
+        s.bids_made[rows] = p
+        s.queue_pos[rows] = 0
+        for name in ("deal_points", "team_points", "made_points"):
+            getattr(s, name)[rows] = 0
+        s.chips[rows] = 0.0
+        s.categories[rows] = NOT_IN_PLAY
+        s.made[rows] = False
+        s.game_over[rows] = False
+        s.winner[rows] = -1
+        s.moon_shooter[rows] = -1
+        s.cancelled[rows] = False
+        s.phase[rows] = PLAYING
+        self._lead(s, rows, pos.leader)
+        s.sync()
+        for j in range(pos.trick.shape[1]):
+            live = np.flatnonzero(pos.trick[:, j] != EMPTY)
+            if not len(live):
+                break
+            part = s.take(rows[live])
+            cards, seats = pos.trick[live, j], pos.trick_seats[live, j]
+            holding = part.hands[np.arange(len(live)), part.current] & BIT.take(cards)
+            wrong = (seats != part.current) | (holding == ZERO)
+            if wrong.any():
+                g = int(np.flatnonzero(wrong)[0])
+                raise ValueError(
+                    f"position {int(live[g])}: {card_symbol(int(cards[g]))} is card {j + 1} of the trick, "
+                    f"but seat {int(part.current[g])} is to play it and did not"
+                )
+            bad = self.illegal(part, cards) if check_trick else np.zeros(len(live), bool)
+            if bad.any():
+                g = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"position {int(live[g])}: {self._explain(part, g, int(cards[g]))}")
+            self.advance(part, cards, BIT.take(cards))
+            s.put(rows[live], part)
+
     def upgrade_saved(self, fields: dict[str, Any], batch: int) -> dict[str, Any]:
         """A version-1 state numbered Smear's phases apart from the Hearts family's (bid 3,
         name_suit 4, discard 5): the same phases in :mod:`hearts_env.phases`' codes."""

@@ -312,6 +312,8 @@ class Table:
         self._apply_positions(batch)
 
     def _position_batch(self, position: Any) -> Any:
+        if self.rules.game == "smear":
+            return self._smear_position_batch(position)
         if isinstance(position, positions.PositionBatch):
             if len(position) != self.num_games:
                 raise ValueError(
@@ -322,6 +324,24 @@ class Table:
         one = positions.position_batch(self.rules, position)
         return one.take(np.zeros(self.num_games, np.int64))
 
+    def _smear_position_batch(self, position: Any) -> Any:
+        from hearts_env import smear_positions  # noqa: PLC0415  (Smear's, imported on use)
+
+        if not isinstance(position, smear_positions.SmearPositionBatch):
+            raise TypeError(
+                f"a Smear table starts from a hearts_env.smear_positions.SmearPositionBatch, got "
+                f"{type(position).__name__}"
+            )
+        if len(position) == 1 and self.num_games > 1:
+            position = position.take(np.zeros(self.num_games, np.int64))
+        if len(position) != self.num_games:
+            raise ValueError(
+                f"a SmearPositionBatch for this table needs {self.num_games} positions (or 1), "
+                f"got {len(position)}"
+            )
+        smear_positions.check_batch(self.rules, position)
+        return position
+
     def _apply_positions(self, batch: Any, check: bool = True) -> None:
         self._legal = None
         self.engine.set_positions(self.state, self._rows, batch, check_trick=check)
@@ -329,20 +349,30 @@ class Table:
     def set_position(self, position: Any, check: bool = True) -> None:
         """Start every game from ``position``: a :class:`hearts_env.Position` (the same in every
         game) or a :class:`hearts_env.PositionBatch` of ``num_games`` positions, one per game
-        (docs/search.md). Checked first (``ValueError`` naming what is
+        (docs/search.md); Smear: a :class:`hearts_env.smear_positions.SmearPositionBatch` of
+        ``num_games`` positions or one. Checked first (``ValueError`` naming what is
         inconsistent); ``check=False`` skips the checks of a batch built by code that keeps
         them (the search agent), and the trick's legality: a sampled world may give a seat cards
-        it could not have held, given how it played). Hearts family, one deck
-        (``NotImplementedError`` otherwise)."""
-        if check or not isinstance(position, positions.PositionBatch):
+        it could not have held, given how it played)."""
+        batch_types = (positions.PositionBatch,)
+        if self.rules.game == "smear":
+            from hearts_env.smear_positions import SmearPositionBatch  # noqa: PLC0415
+
+            batch_types = (SmearPositionBatch,)
+        if check or not isinstance(position, batch_types) or len(position) != self.num_games:
             self._apply_positions(self._position_batch(position))
         else:
             self._apply_positions(position, check=False)
 
     def position(self, game: int = 0) -> Any:
         """The position of ``game`` now, as a :class:`hearts_env.Position` (card names,
-        absolute seats): ``Table.set_position`` of it starts the same deal from here.
-        ``ValueError`` unless the game is in its play phase."""
+        absolute seats; Smear: a :class:`~hearts_env.smear_positions.SmearPositionBatch` of one):
+        ``Table.set_position`` of it starts the same deal from here. ``ValueError`` unless the
+        game is in its play phase."""
+        if self.rules.game == "smear":
+            from hearts_env.smear_positions import position_of  # noqa: PLC0415
+
+            return position_of(self.engine, self.state, int(game))
         return positions.position_of(self.engine, self.state, int(game))
 
     def _deal_again_cancelled(self) -> None:

@@ -60,7 +60,7 @@ Seats are *relative*, as in the observation: index 0 is the observer, 1 the seat
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import comb, factorial
 
@@ -104,6 +104,18 @@ class Knowledge:
     """Unseen cards outside the hands: the kitty (not taken by the observer) or the stock."""
     rest_name: str
     """``"kitty"``, ``"stock"`` or ``""`` (no such cards)."""
+    suit: np.ndarray | None = None
+    """(C,) the sampler's suit (0-4) of each card slot, the column of ``voids`` it falls in;
+    None: its printed suit, 4 for the jokers. (Smear's trumps take in the jick and the jokers.)"""
+
+    holds: tuple[tuple[int, int], ...] = ()
+    """(seat, suit) pairs: the seat holds at least one card of the suit (nine-card Smear: a
+    seat still in the deal holds a trump)."""
+
+    @property
+    def suits(self) -> np.ndarray:
+        """(C,) the sampler's suit of each card slot (see ``suit``)."""
+        return _suit_of(len(self.unseen)) if self.suit is None else self.suit
 
     @property
     def free_sizes(self) -> np.ndarray:
@@ -142,6 +154,10 @@ def knowledge(rules: Rules, observation: np.ndarray) -> Knowledge:
     Raises ``NotImplementedError`` for rules outside the Hearts family and ``ValueError`` for an
     observation of other rules or one no deal can produce (naming what does not fit).
     """
+    if rules.game == "smear":
+        from hearts_env import smear_worlds  # noqa: PLC0415  (it builds on this module)
+
+        return smear_worlds.knowledge(rules, observation)
     lay = layout(rules)
     missing = [name for name in _PIECES if name not in lay.slices]
     if missing:
@@ -199,7 +215,7 @@ def _check(rules: Rules, k: Knowledge) -> None:
         )
     if k.sizes[0] != k.hand.sum():
         raise ValueError(f"the observer must hold {k.sizes[0]} cards but the hand piece holds {k.hand.sum()}")
-    suit = _suit_of(len(k.unseen))
+    suit = k.suits
     free = k.free_sizes
     for seat in range(1, len(k.sizes)):
         shown = np.flatnonzero(k.pinned[seat] & k.voids[seat][suit])
@@ -237,7 +253,7 @@ class _Counter:
     """
 
     def __init__(self, k: Knowledge) -> None:
-        suit = _suit_of(len(k.unseen))
+        suit = k.suits
         self.left = tuple(int(k.unseen[suit == g].sum()) for g in range(5))
         free = k.free_sizes
         # The seats with a void (and cards to receive) go through the programme; the others and
@@ -302,7 +318,23 @@ def exact_count(rules: Rules, observation: np.ndarray) -> int:
 
     Raises as :func:`knowledge` does.
     """
-    return _Counter(knowledge(rules, observation)).count()
+    return _count(knowledge(rules, observation))
+
+
+def _count(k: Knowledge) -> int:
+    """The worlds of ``k``; with ``holds``, by inclusion and exclusion over the seats made void
+    of the suits they must hold."""
+    if not k.holds:
+        return _Counter(k).count()
+    total = 0
+    for chosen in range(1 << len(k.holds)):
+        voids = k.voids.copy()
+        for i, (seat, suit) in enumerate(k.holds):
+            if chosen >> i & 1:
+                voids[seat, suit] = True
+        sign = -1 if bin(chosen).count("1") % 2 else 1
+        total += sign * _Counter(replace(k, voids=voids, holds=())).count()
+    return total
 
 
 def sample_worlds(
@@ -329,13 +361,36 @@ def sample_worlds(
 
 def _sample_one(rules: Rules, observation: np.ndarray, num_worlds: int, rng: np.random.Generator) -> Worlds:
     k = knowledge(rules, observation)
-    counter = _Counter(k)
-    if counter.count() == 0:
+    if _count(k) == 0:
         raise ValueError(
             "no world fits the observation: the unseen cards cannot meet every seat's voids and hand size"
         )
+    drawn = _draw(rules, k, num_worlds, rng)
+    if not k.holds:
+        return drawn
+    # The worlds where a seat lacks a suit it must hold are drawn again: rejection from the
+    # exact draw without that condition is the exact draw with it.
+    for _ in range(_REDRAWS):
+        bad = np.zeros(num_worlds, bool)
+        for seat, suit in k.holds:
+            suit_mask = U64(sum(1 << int(c) for c in np.flatnonzero(k.suits == suit)))
+            bad |= (drawn.hands[:, seat] & suit_mask) == ZERO
+        if not bad.any():
+            return drawn
+        again = _draw(rules, k, int(bad.sum()), rng)
+        drawn.hands[bad], drawn.rest[bad] = again.hands, again.rest
+    raise RuntimeError(f"{_REDRAWS} draws could not meet every seat's suit to hold")
+
+
+_REDRAWS = 1000
+"""Rounds of drawing again the worlds that miss a suit a seat must hold (one deck)."""
+
+
+def _draw(rules: Rules, k: Knowledge, num_worlds: int, rng: np.random.Generator) -> Worlds:
+    """``num_worlds`` worlds drawn uniformly among those of ``k`` (its ``holds`` not asked)."""
+    counter = _Counter(k)
     takes = _sample_counts(counter, num_worlds, rng)  # (W, J, 5) cards per suit of each constrained seat
-    p, two_decks = rules.num_players, rules.decks == 2
+    p, two_decks = len(k.sizes), rules.decks == 2  # Smear: the players and the thrown-away pile
     hands = np.zeros((num_worlds, p, 2), U64)
     rest = np.zeros((num_worlds, 2), U64)
     for start in range(0, num_worlds, _CHUNK):
@@ -345,6 +400,10 @@ def _sample_one(rules: Rules, observation: np.ndarray, num_worlds: int, rng: np.
         known = cardsets.from_list(np.repeat(np.arange(len(k.hand)), k.pinned[seat]))
         lo, hi = cardsets.add(hands[:, seat, 0], hands[:, seat, 1], U64(known[0]), U64(known[1]))
         hands[:, seat, 0], hands[:, seat, 1] = lo, hi
+    players = rules.num_players
+    if p > players:  # Smear's thrown-away cards are unseen cards outside the hands, like the stock
+        rest[:, 0] |= hands[:, players, 0]
+        hands = hands[:, :players]
     if two_decks:
         return Worlds(hands, rest)
     return Worlds(hands[..., 0].copy(), rest[:, 0].copy())
@@ -382,9 +441,10 @@ def _deal(
     the kitty or stock. Writes (lo, hi) words into ``hands`` (W, P, 2) and ``rest`` (W, 2)."""
     worlds = len(takes)
     cards = np.repeat(np.arange(len(k.unseen)), k.unseen)  # (M,) one entry per unseen copy
+    cards = cards[np.argsort(k.suits[cards], kind="stable")]  # suit by suit (Smear's jick, jokers)
     copy = np.zeros(len(cards), np.int64)  # 1 for the second copy of a card
     copy[1:] = cards[1:] == cards[:-1]
-    suit = _suit_of(len(k.unseen))[cards]
+    suit = k.suits[cards]
     starts = np.searchsorted(suit, np.arange(5))  # where each suit's copies begin (cards sorted)
     order = np.argsort(rng.random((worlds, len(cards))) + 2 * suit, axis=1)  # suit by suit, shuffled
     rank = np.arange(len(cards)) - starts[suit]  # place within its suit of each sorted position

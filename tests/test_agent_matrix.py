@@ -48,7 +48,7 @@ PLAYS = {
     "ducker": set(preset_names("hearts")),
     "strategy": set(preset_names("hearts")),
     "smear": set(preset_names("smear")),
-    "pimc": set(preset_names("hearts")) - {"cancellation_hearts"},
+    "pimc": set(PRESETS),
 }
 """Presets each heuristic plays at every player count (the matrix checks they are exactly these)."""
 

@@ -1,6 +1,7 @@
 """The ``pimc`` search agent: legal in every configuration it plays, reproducible from its
-generator, right where one card is plainly best, refused where it does not play, timed by
-tournaments. (Its strength is measured by the tournaments of benchmarks/pimc_table.py.)"""
+generator, right where one card is plainly best, with the family's heuristic by default, timed
+by tournaments (Smear's own: tests/test_smear_search.py). (Its strength is measured by the
+tournaments of benchmarks/pimc_table.py.)"""
 
 from __future__ import annotations
 
@@ -74,10 +75,10 @@ def test_pimc_dumps_the_queen_on_the_king() -> None:
         assert pimc.act(obs, np.random.default_rng(0))[0] == rules.action_names.index("QS")
 
 
-@pytest.mark.parametrize("name", ["smear_partnership"])
-def test_pimc_refuses_what_it_does_not_play(name: str) -> None:
-    with pytest.raises(ValueError, match="pimc"):
-        agents.make("pimc", name)
+def test_pimc_defaults_to_the_family_heuristic() -> None:
+    hearts, smear = agents.make("pimc", "hearts"), agents.make("pimc", "smear_partnership")
+    assert hearts.rollout == "strategy" and hearts.fallback.name == "strategy"
+    assert smear.rollout == "smear" and smear.fallback.name == "smear"
 
 
 @pytest.mark.parametrize(

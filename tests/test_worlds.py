@@ -336,11 +336,12 @@ def test_inconsistent_observations_are_named() -> None:
         sample_worlds(rules, obs, 0)
     with pytest.raises(ValueError, match=r"observations must be \(D,\) or \(B, D\)"):
         sample_worlds(rules, obs[None, None], 5)
-    with pytest.raises(NotImplementedError, match="Smear"):
-        exact_count(
-            make_rules("smear_partnership"),
-            np.zeros(layout(make_rules("smear_partnership")).size, np.float32),
-        )
+    smear = make_rules("smear_partnership")
+    twice = np.zeros(layout(smear).size, np.float32)
+    layout(smear).view(twice, "hand")[0] = 1
+    layout(smear).view(twice, "played_by_seat")[1, 0] = 1  # 2♣ held and played
+    with pytest.raises(ValueError, match="places 2♣ in two places"):
+        exact_count(smear, twice)
 
 
 def test_passed_card_in_a_void_is_refused() -> None:
