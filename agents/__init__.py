@@ -18,7 +18,7 @@ that environment configuration (``num_players=None``: the preset's default, as t
 ``ismcts``     OpenSpiel's IS-MCTS bot at our table (standard 4-player Hearts; needs open_spiel)
 ``ppo``        a trained PPO policy (:mod:`agents.ppo`; needs torch)
 ``pimc``       search: every legal card played out on the engine in sampled worlds
-               (:mod:`agents.pimc`; the one-deck Hearts-family presets)
+               (:mod:`agents.pimc`; every preset and player count)
 =============  ===============================================================================
 
 ``random`` and ``lowest`` play every preset; ``ducker`` and ``strategy`` the Hearts family,
