@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=15
 
 # The main job: a few minutes of PPO self-play on standard Hearts, then a duplicate tournament
 # of the fresh agent, the shipped one, strategy and random (table printed, plots in runs/demo).

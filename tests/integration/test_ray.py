@@ -105,6 +105,13 @@ TOURNAMENTS = {
     "smear_partnership, 3 streams": TournamentConfig(
         preset="smear_partnership", agents=["smear", "random"], deals=120, tables=12, seed=3, streams=3
     ),
+    # the search agent: its worlds come from the streams' generators, so the actors replay it
+    "hearts pimc, 2 streams": TournamentConfig(
+        agents=["pimc:worlds=2", "strategy"], deals=12, tables=4, seed=5, streams=2
+    ),
+    "smear pimc, 2 streams": TournamentConfig(
+        preset="smear_partnership", agents=["pimc:worlds=2", "smear"], deals=12, tables=4, seed=6, streams=2
+    ),
 }
 
 
