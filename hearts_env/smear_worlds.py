@@ -15,7 +15,9 @@ takes in the jick and the jokers, and the jick leaves its printed suit (as follo
 * the suits shown out of in the current trick: a seat that played neither the suit led nor
   a trump holds none of the suit led (a trump led: holds no trump); a pitcher who led the
   first trick with a non-trump where he must lead a trump if he can holds none; in nine-card
-  Smear a seat out of the deal holds no trump, and a seat in it holds one at least;
+  Smear a seat out of the deal holds no trump, a seat in it holds one at least, and on the
+  first trick a seat that played n > 1 trumps (its extras beyond six) holds five now, one that
+  played one trump held six at most;
 * the cards the others threw away (their discards, the non-trumps thrown before a draw) hold
   no trump where the rules say so: always in nine-card Smear and the widow game's throw-away,
   and in every discard unless the player held more than six trumps (ten-point Smear, the
@@ -45,6 +47,7 @@ from hearts_env.smear_positions import SmearPositionBatch
 from hearts_env.worlds import Knowledge, Worlds, _count
 
 _JACK, _TEN, _TREY = 9, 8, 1
+_ANY = 1 << 30  # no upper bound on a count
 _OTHER_SUIT = (3, 2, 1, 0)
 _GAME = {12: 4, 11: 3, 10: 2, 9: 1, 8: 10}  # A K Q J 10
 
@@ -122,15 +125,23 @@ def knowledge(rules: Rules, observation: np.ndarray) -> Knowledge:
                 shown = np.flatnonzero(trick[seat])
                 if any(suit[card] not in (lead, trumps) for card in shown):
                     voids[seat, lead] = True
-    holds: tuple[tuple[int, int], ...] = ()
+    counts: list[tuple[int, int, int, int]] = []
     if trumps >= 0 and "out" in lay.slices:  # nine-card Smear: out of the deal = out of trumps
         out = piece("out").astype(bool)
         voids[:p, trumps] |= out
-        holds = tuple((seat, trumps) for seat in range(1, p) if not out[seat])
+        counts += [(seat, trumps, 1, _ANY) for seat in range(1, p) if not out[seat]]
+        if played.sum() == trick.sum():  # the first trick: a turn is one trump, and one per trump
+            keep = rules.keep  # held beyond six, so a seat's plays tell how many it held
+            for seat in range(1, p):
+                n = int(trick[seat].sum())
+                if n > 1:
+                    counts.append((seat, trumps, keep - 1, keep - 1))
+                elif n == 1:
+                    counts.append((seat, trumps, 0, keep - 1))
     pinned = np.zeros((p + 1, c), np.int64)
     pinned[0] = hand
     all_sizes = np.append(sizes, pile)
-    k = Knowledge(hand, unseen, pinned, all_sizes, voids, left, "stock" if left else "", suit, holds)
+    k = Knowledge(hand, unseen, pinned, all_sizes, voids, left, "stock" if left else "", suit, tuple(counts))
     if trumps >= 0 and pile and rules.smear_deal in ("stock", "widow", "nine_card"):
         trump_free = voids.copy()
         trump_free[p, trumps] = True

@@ -60,7 +60,7 @@ Seats are *relative*, as in the observation: index 0 is the observer, 1 the seat
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from math import comb, factorial
 
@@ -108,9 +108,18 @@ class Knowledge:
     """(C,) the sampler's suit (0-4) of each card slot, the column of ``voids`` it falls in;
     None: its printed suit, 4 for the jokers. (Smear's trumps take in the jick and the jokers.)"""
 
-    holds: tuple[tuple[int, int], ...] = ()
-    """(seat, suit) pairs: the seat holds at least one card of the suit (nine-card Smear: a
-    seat still in the deal holds a trump)."""
+    counts: tuple[tuple[int, int, int, int], ...] = ()
+    """(seat, suit, least, most): the seat holds between ``least`` and ``most`` unseen cards of
+    the suit (nine-card Smear: a seat still in the deal holds a trump; how many trumps a seat
+    played to the first trick tells how many it held)."""
+
+    def bounds(self, seat: int, suit: int) -> tuple[int, int]:
+        """The least and the most unseen cards of ``suit`` that ``seat`` may hold."""
+        least, most = 0, 1 << 30
+        for q, g, lo, hi in self.counts:
+            if (q, g) == (seat, suit):
+                least, most = max(least, lo), min(most, hi)
+        return least, most
 
     @property
     def suits(self) -> np.ndarray:
@@ -256,19 +265,30 @@ class _Counter:
         suit = k.suits
         self.left = tuple(int(k.unseen[suit == g].sum()) for g in range(5))
         free = k.free_sizes
-        # The seats with a void (and cards to receive) go through the programme; the others and
-        # the rest share what is left by one multinomial.
-        self.seats = [q for q in range(1, len(free)) if free[q] and k.voids[q].any()]
+        # The seats with a void or a count to keep (and cards to receive) go through the
+        # programme; the others and the rest share what is left by one multinomial.
+        counted = {q for q, _, _, _ in k.counts}
+        self.seats = [q for q in range(1, len(free)) if free[q] and (k.voids[q].any() or q in counted)]
+        # A seat that must hold a suit it is void of, or of which no card is unseen: no world.
+        self.impossible = any(
+            lo > 0 and (k.voids[q, g] or not self.left[g] or not free[q]) for q, g, lo, _ in k.counts
+        )
         self.others = [q for q in range(1, len(free)) if q not in self.seats]
         need = [int(free[q]) for q in self.seats]
         # steps[n] = (constrained seat index j, suit g, unseen cards left when seat j starts,
         # its need): one step per suit with unseen cards that a constrained seat may hold
         # (:func:`_check` has made sure that each seat's need fits its suits).
         self.steps: list[tuple[int, int, int, int]] = []
+        self.limits: list[tuple[int, int]] = []  # the least and most cards of each step's suit
         start = sum(self.left)
         for j, q in enumerate(self.seats):
-            self.steps += [(j, g, start, need[j]) for g in range(5) if self.left[g] and not k.voids[q, g]]
+            suits = [g for g in range(5) if self.left[g] and not k.voids[q, g]]
+            self.steps += [(j, g, start, need[j]) for g in suits]
+            self.limits += [k.bounds(q, g) for g in suits]
             start -= need[j]
+        # The last constrained seat takes any of its suits' cards (one binomial), unless it has
+        # counts to keep.
+        self.last_free = bool(self.seats) and not any(q == self.seats[-1] for q, _, _, _ in k.counts)
         shares = [int(free[q]) for q in self.others] + [k.rest]
         self.tail = factorial(sum(shares))
         for share in shares:
@@ -283,7 +303,8 @@ class _Counter:
         last = n + 1 == len(self.steps) or self.steps[n + 1][0] != j
         later = 0 if last else sum(left[step[1]] for step in self.steps[n + 1 :] if step[0] == j)
         takes, worlds = [], []
-        for x in range(max(0, need - later), min(need, left[g]) + 1):
+        least, most = self.limits[n]
+        for x in range(max(0, need - later, least), min(need, left[g], most) + 1):
             after = left[:g] + (left[g] - x,) + left[g + 1 :]
             ways = comb(left[g], x) * self.worlds(n + 1, after)
             if ways:
@@ -301,14 +322,14 @@ class _Counter:
         if n == len(self.steps):
             return self.tail
         j, _, start, need = self.steps[n]
-        if j == len(self.seats) - 1:  # the last constrained seat: any of its suits' cards will do
+        if j == len(self.seats) - 1 and self.last_free:  # any of its suits' cards will do
             fits = sum(left[step[1]] for step in self.steps[n:])
             return comb(fits, need - (start - sum(left))) * self.tail
         return sum(self.options(n, left)[1])
 
     def count(self) -> int:
         """Every world of the :class:`Knowledge`."""
-        return self.worlds(0, self.left)
+        return 0 if self.impossible else self.worlds(0, self.left)
 
 
 def exact_count(rules: Rules, observation: np.ndarray) -> int:
@@ -322,19 +343,8 @@ def exact_count(rules: Rules, observation: np.ndarray) -> int:
 
 
 def _count(k: Knowledge) -> int:
-    """The worlds of ``k``; with ``holds``, by inclusion and exclusion over the seats made void
-    of the suits they must hold."""
-    if not k.holds:
-        return _Counter(k).count()
-    total = 0
-    for chosen in range(1 << len(k.holds)):
-        voids = k.voids.copy()
-        for i, (seat, suit) in enumerate(k.holds):
-            if chosen >> i & 1:
-                voids[seat, suit] = True
-        sign = -1 if bin(chosen).count("1") % 2 else 1
-        total += sign * _Counter(replace(k, voids=voids, holds=())).count()
-    return total
+    """The worlds of ``k``."""
+    return _Counter(k).count()
 
 
 def sample_worlds(
@@ -365,29 +375,11 @@ def _sample_one(rules: Rules, observation: np.ndarray, num_worlds: int, rng: np.
         raise ValueError(
             "no world fits the observation: the unseen cards cannot meet every seat's voids and hand size"
         )
-    drawn = _draw(rules, k, num_worlds, rng)
-    if not k.holds:
-        return drawn
-    # The worlds where a seat lacks a suit it must hold are drawn again: rejection from the
-    # exact draw without that condition is the exact draw with it.
-    for _ in range(_REDRAWS):
-        bad = np.zeros(num_worlds, bool)
-        for seat, suit in k.holds:
-            suit_mask = U64(sum(1 << int(c) for c in np.flatnonzero(k.suits == suit)))
-            bad |= (drawn.hands[:, seat] & suit_mask) == ZERO
-        if not bad.any():
-            return drawn
-        again = _draw(rules, k, int(bad.sum()), rng)
-        drawn.hands[bad], drawn.rest[bad] = again.hands, again.rest
-    raise RuntimeError(f"{_REDRAWS} draws could not meet every seat's suit to hold")
-
-
-_REDRAWS = 1000
-"""Rounds of drawing again the worlds that miss a suit a seat must hold (one deck)."""
+    return _draw(rules, k, num_worlds, rng)
 
 
 def _draw(rules: Rules, k: Knowledge, num_worlds: int, rng: np.random.Generator) -> Worlds:
-    """``num_worlds`` worlds drawn uniformly among those of ``k`` (its ``holds`` not asked)."""
+    """``num_worlds`` worlds drawn uniformly among those of ``k``."""
     counter = _Counter(k)
     takes = _sample_counts(counter, num_worlds, rng)  # (W, J, 5) cards per suit of each constrained seat
     p, two_decks = len(k.sizes), rules.decks == 2  # Smear: the players and the thrown-away pile

@@ -223,3 +223,52 @@ def test_inconsistent_smear_positions_are_named() -> None:
     with pytest.raises(TypeError, match="SmearPositionBatch"):
         table.set_position("QS")
     assert isinstance(position, SmearPositionBatch) and len(position) == 1
+
+
+def test_nine_card_first_trick_worlds_replay_every_turn() -> None:
+    """On nine-card Smear's first trick a seat plays one trump, or one per trump it held beyond
+    six: each world must give every seat that has played the trumps its plays imply, or the
+    trick cannot be played again (``set_position`` names the card out of turn)."""
+    rules = make_rules("smear_nine_card", 4)
+    checked = 0
+    for seed in range(2):
+        table = Table(rules, num_games=6)
+        table.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not table.deal_over.all():
+            mask, obs, s = table.action_mask(), table.observe(), table.state
+            for g in np.flatnonzero((s.phase == PLAYING) & (mask.sum(axis=1) > 1) & (s.trick_number == 0)):
+                positions = world_positions(rules, obs[g], sample_worlds(rules, obs[g], 32, rng), rng)
+                worlds = Table(rules, num_games=32)
+                worlds.set_position(positions)
+                assert (worlds.action_mask() == mask[g]).all()
+                checked += 1
+            _random_play(table, rng, 1)
+    assert checked > 10
+
+
+def test_count_bounds_match_a_brute_force_count() -> None:
+    """The counting programme with per-suit count bounds (and voids) against every placement."""
+    from hearts_env.worlds import Knowledge, _count
+
+    unseen = np.zeros(16, np.int64)
+    unseen[[0, 1, 2, 13, 14, 15]] = 1  # six cards: three of suit 0, three of suit 1
+    suit = np.array([0] * 13 + [1] * 3)
+    sizes = np.array([0, 2, 2, 1])
+    voids = np.zeros((4, 5), bool)
+    voids[3, 1] = True
+    cases = [(), ((1, 0, 1, 1 << 30),), ((1, 0, 2, 2), (2, 1, 0, 1)), ((2, 0, 3, 3),)]
+    cards = [int(c) for c in np.flatnonzero(unseen)]
+    for counts in cases:
+        k = Knowledge(np.zeros(16, np.int64), unseen, np.zeros((4, 16), np.int64), sizes, voids, 1, "stock",
+                      suit, counts)  # fmt: skip
+        brute = 0
+        for one in combinations(cards, 2):
+            for two in combinations([c for c in cards if c not in one], 2):
+                for three in combinations([c for c in cards if c not in one + two], 1):
+                    hands = {1: one, 2: two, 3: three}
+                    if any(suit[c] == 1 for c in three):
+                        continue
+                    fits = all(lo <= sum(suit[c] == g for c in hands[q]) <= hi for q, g, lo, hi in counts)
+                    brute += fits
+        assert _count(k) == brute, counts
