@@ -128,7 +128,7 @@ def markdown(table: dict[str, Any]) -> str:
     lines = [
         f"`{table['spec']}` against the family's best heuristic, one `pimc` seat, duplicate deals "
         f"(`{table['command']}`, commit `{table['commit'][:12]}`). A difference below 0 is `pimc` "
-        "taking fewer points (Hearts family).",
+        "taking fewer points (Hearts family), above 0 its side making more (Smear).",
         "",
         "| preset | players | heuristic | deals | pimc − heuristic | 95% CI | pimc ms/decision | verdict |",
         "|---|---|---|---|---|---|---|---|",
