@@ -489,21 +489,28 @@ def _move_time(report: dict[str, Any], name: str) -> float | None:
 
 
 def pimc_hearts() -> str:
-    """README.md: the default pimc against three strategy, IS-MCTS and the shipped PPO agent."""
+    """README.md: the default pimc against three strategy, every preset's heuristic, IS-MCTS and
+    the shipped PPO agent."""
     report = load("pimc/pimc_vs_strategy_hearts.json")
     diff, ci = pair(report, "pimc", "strategy")
     ms = _move_time(report, "pimc")
-    took = "" if ms is None else f" ({ms:.0f} ms a decision, other runs sharing the two cores)"
-    ismcts = load("pimc/pimc_vs_ismcts1000.json")
+    took = "" if ms is None else f" ({ms:.0f} ms a decision, the two cores shared)"
+    table = load("pimc/presets_table.json")
+    matches = [
+        load(f"pimc/{path.name}") for path in sorted((RESULTS / "pimc").glob("pimc_vs_ismcts1000*.json"))
+    ]
+    ismcts = ", ".join(
+        f"{pm(*pair(m, 'pimc', 'ismcts:simulations=1000'), plus=True)} ({m['deals']} deals)" for m in matches
+    )
     ppo = load("pimc/ppo_vs_pimc_hearts.json")
     return _paragraph(
         f"Standard Hearts, one `pimc` (16 worlds, `strategy` rollouts) against three `strategy`, "
-        f"{report['deals']} duplicate deals: pimc − strategy = {pm(diff, ci)} points a deal{took}. Its "
-        f"rollouts play like `strategy`, likely why it gains most against `strategy`: against IS-MCTS "
-        f"(1000 simulations, {ismcts['deals']} deals) pimc − IS-MCTS = "
-        f"{pm(*pair(ismcts, 'pimc', 'ismcts:simulations=1000'), plus=True)}, and the shipped PPO agent beats "
-        f"it ({ppo['deals']} deals): ppo − pimc = {pm(*pair(ppo, 'ppo', 'pimc'))}. Commands: "
-        "[`results/README.md`](results/README.md#the-search-agent-pimc)."
+        f"{report['deals']} duplicate deals: pimc − strategy = {pm(diff, ci)} points a deal{took}; "
+        f"better than the family's heuristic in {table['presets_with_pimc_better']} of the "
+        f"{table['presets_played']} presets. Its rollouts play like `strategy`, likely why it gains most "
+        f"there: pimc − IS-MCTS(1000 simulations) = {ismcts}, and the shipped PPO agent "
+        f"beats it ({ppo['deals']} deals): ppo − pimc = {pm(*pair(ppo, 'ppo', 'pimc'))}. Commands: "
+        "[results](results/README.md#the-search-agent-pimc)."
     )
 
 
