@@ -76,6 +76,9 @@ class Family:
     columns: str
     """``module:attribute``: the columns (:class:`~hearts_env.describe.topics.Column`) of a
     preset's table by player count in the rules reference."""
+    knowledge: str | None = None
+    """``module:function``: (rules, observation) -> the world sampler's
+    :class:`~hearts_env.worlds.Knowledge` (None: :func:`hearts_env.worlds.knowledge` reads it)."""
 
     def build(self, rules: Rules) -> tuple[Any, Any]:
         """The engine and the observation builder for ``rules``."""
@@ -147,6 +150,7 @@ FAMILIES: dict[str, Family] = {
             tournament=("smear", "lowest", "random"),
         ),
         columns="hearts_env.describe.smear:COLUMNS",
+        knowledge="hearts_env.smear_worlds:knowledge",
     ),
 }
 """Game family (``Rules.game``) -> its record."""

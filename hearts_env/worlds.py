@@ -163,10 +163,9 @@ def knowledge(rules: Rules, observation: np.ndarray) -> Knowledge:
     Raises ``NotImplementedError`` for rules outside the Hearts family and ``ValueError`` for an
     observation of other rules or one no deal can produce (naming what does not fit).
     """
-    if rules.game == "smear":
-        from hearts_env import smear_worlds  # noqa: PLC0415  (it builds on this module)
-
-        return smear_worlds.knowledge(rules, observation)
+    own = family(rules).knowledge  # Smear's facts (hearts_env.smear_worlds builds on this module)
+    if own is not None:
+        return family(rules).load("knowledge")(rules, observation)
     lay = layout(rules)
     missing = [name for name in _PIECES if name not in lay.slices]
     if missing:

@@ -209,7 +209,7 @@ def test_no_module_imports_itself_back(type_imports: bool) -> None:
 FAMILY_REGISTRY = {"hearts_env/families.py", "hearts_env/rules.py"}
 """Where a family name may be compared: the registry, and the rules (``GAMES`` and their checks).
 A preset named ``hearts`` is not a family (``preset != "hearts"``)."""
-FAMILY_BRANCHES_LEFT: dict[str, int] = {}
+FAMILY_BRANCHES_LEFT: dict[str, int] = {"hearts_env/table.py": 3, "agents/pimc.py": 1}
 """Branches on the game family not yet moved into :mod:`hearts_env.families` (module -> how many)."""
 FAMILY_COMPARISON = re.compile(
     "|".join(
