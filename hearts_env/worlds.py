@@ -466,6 +466,13 @@ def _deal(
 
 
 # ---------------------------------------------------------------------- worlds as positions
+def tiled(values: list[int] | int, worlds: int, dtype: type = np.int64) -> np.ndarray:
+    """One world's value (a per-seat list or one number) repeated for ``worlds`` rows."""
+    if isinstance(values, list):
+        return np.tile(np.array(values, dtype), (worlds, 1))
+    return np.full(worlds, values, dtype)
+
+
 def _split_points(values: dict[int, int], targets: list[int], fixed: dict[int, int]) -> dict[int, int] | None:
     """Give each point card of ``values`` (card -> points) to a seat so that every seat's points
     are ``targets``; ``fixed`` cards are already placed (card -> seat). None if no split fits."""
@@ -674,11 +681,7 @@ def world_positions(
     got[:, 0] = received
 
     def tile(values: list[int] | int, dtype: type = np.int64) -> np.ndarray:
-        return (
-            np.tile(np.array(values, dtype), (w, 1))
-            if isinstance(values, list)
-            else np.full(w, values, dtype)
-        )
+        return tiled(values, w, dtype)
 
     return PositionBatch(
         hands=hands, played=tile(played, U64), taken=taken_w, tricks_won=tile(tricks),
@@ -796,11 +799,7 @@ def _two_deck_positions(
     totals = np.rint(lay.view(obs, "scores") * rules.target_score).astype(np.int64)
 
     def tile(values: list[int] | int, dtype: type = np.int64) -> np.ndarray:
-        return (
-            np.tile(np.array(values, dtype), (w, 1))
-            if isinstance(values, list)
-            else np.full(w, values, dtype)
-        )
+        return tiled(values, w, dtype)
 
     return PositionBatch(
         hands=hands[..., 0].copy(), played=np.tile(played_lo, (w, 1)), taken=taken_lo,
