@@ -21,6 +21,10 @@ Episode                one deal (default) or one game (``episode="game"``)
 Infos                  when a deal ends: ``deal_points``, ``total_points``, ``game_over``,
                        ``cancelled`` and ``illegal_action`` for every agent, and ``chips``
                        where the rules have a settlement (``settlement`` other than points)
+Layout                 ``layout="native"`` (default): the configuration's own observation and
+                       actions; ``"universal"``: the game family's universal observation and
+                       action vocabulary (:mod:`hearts_env.universal`), the same spaces for
+                       every preset and player count of the family
 Illegal actions        ``illegal_action="raise"`` (default): ``ValueError`` naming the agent,
                        the card and why, nothing changes; ``"terminate"``: the offender is
                        charged the deal's maximum penalty and the episode ends (PettingZoo's
@@ -56,6 +60,7 @@ from hearts_env import spaces
 from hearts_env.presets import make_rules
 from hearts_env.render import render_text
 from hearts_env.table import Table
+from hearts_env.universal import UniversalView, check_layout, universal_space, universal_view
 
 
 def action_index(action: Any, agent: str, num_actions: int) -> int:
@@ -89,6 +94,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         render_mode: str | None = None,
         reward: str | None = None,
         action_mask: str = "observation",
+        layout: str = "native",
         **options: Any,
     ):
         super().__init__()
@@ -107,20 +113,29 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         n = self.rules.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
-        self.layout = self.table.observer.layout
-        self.action_names: tuple[str, ...] = self.rules.action_names
-        """One name per action: the card slots (``"2C"`` … ``"AS"``, jokers), then the decisions."""
+        self.universal: UniversalView | None = universal_view(self.rules) if check_layout(layout) == "universal" else None
+        """With ``layout="universal"``: the conversion to the family's vocabulary (None otherwise)."""
+        self.layout = self.universal.vocabulary.layout if self.universal else self.table.observer.layout
+        self.action_names: tuple[str, ...] = (
+            self.universal.vocabulary.actions if self.universal else self.rules.action_names
+        )
+        """One name per action: the card slots (``"2C"`` … ``"AS"``, jokers), then the decisions
+        (with ``layout="universal"``, every decision of the family)."""
+        self.num_actions = len(self.action_names)
         self.teams: tuple[tuple[int, ...], ...] = self.rules.teams or tuple((i,) for i in range(n))
         """The partnerships as seat tuples (singletons where there are none)."""
-        space = spaces.observation_space(self.rules, self.layout)
-        if self.mask_in_info:
-            space = space["observation"]
+        if self.universal:
+            space = universal_space(self.universal.vocabulary, mask=not self.mask_in_info)
+        else:
+            space = spaces.observation_space(self.rules, self.layout)
+            if self.mask_in_info:
+                space = space["observation"]
         self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.action_space(self.rules) for a in self.possible_agents}
+        self.action_spaces = {a: gymnasium.spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._playing = False
         self._closed = False
-        self._mask = np.zeros(self.table.engine.num_actions, np.int8)  # the acting agent's, this step
+        self._mask = np.zeros(self.num_actions, np.int8)  # the acting agent's, this step
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """The observation space of ``agent`` (the same for every agent)."""
@@ -150,9 +165,13 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
 
     def _write_masks(self) -> None:
         """Every agent's ``infos[agent]["action_mask"]``: the acting agent's mask, zeros elsewhere."""
-        zeros = np.zeros(self.table.engine.num_actions, np.int8)
+        zeros = np.zeros(self.num_actions, np.int8)
         acting = self.agent_selection if self.agents and not self.terminations[self.agent_selection] else None
-        self._mask = self.table.action_mask()[0] if acting is not None else zeros  # once a step
+        if acting is None:
+            self._mask = zeros
+        else:  # once a step
+            mask = self.table.action_mask()
+            self._mask = (self.universal.mask(mask) if self.universal else mask)[0]
         for agent in self.agents:
             self.infos[agent]["action_mask"] = self._mask.copy() if agent == acting else zeros
 
@@ -176,10 +195,12 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
             raise KeyError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
         seat = self._seat[agent]
         observation = self.table.observe(np.array([seat]))[0]
+        if self.universal:
+            observation = self.universal.observation(observation)
         if self.mask_in_info:
             return observation
         acting = self.agents and agent == self.agent_selection and not self.terminations[agent]
-        mask = self._mask.copy() if acting else np.zeros(self.table.engine.num_actions, np.int8)
+        mask = self._mask.copy() if acting else np.zeros(self.num_actions, np.int8)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -195,7 +216,12 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
             return
         if action is None:
             raise TypeError(f"{agent} must play a card; None is only for finished agents")
-        card = action_index(action, agent, self.table.engine.num_actions)
+        card = action_index(action, agent, self.num_actions)
+        if self.universal:
+            try:
+                card = int(self.universal.action(card))
+            except ValueError as error:
+                raise ValueError(f"{agent}: {error}") from None
         try:
             result = self.table.step(np.array([card]))
         except ValueError as error:

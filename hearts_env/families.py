@@ -76,6 +76,11 @@ class Family:
     columns: str
     """``module:attribute``: the columns (:class:`~hearts_env.describe.topics.Column`) of a
     preset's table by player count in the rules reference."""
+    piece_axes: str = ""
+    """``module:attribute``: what each axis of each observation piece runs over (the universal
+    layout, :mod:`hearts_env.universal`)."""
+    axis_names: str = ""
+    """``module:function``: rules -> the names along each named axis of ``piece_axes``."""
     knowledge: str | None = None
     """``module:function``: (rules, observation) -> the world sampler's
     :class:`~hearts_env.worlds.Knowledge` (None: :func:`hearts_env.worlds.knowledge` reads it)."""
@@ -126,6 +131,8 @@ FAMILIES: dict[str, Family] = {
             tournament=("strategy", "ducker", "lowest", "random"),
         ),
         columns="hearts_env.describe.hearts:COLUMNS",
+        piece_axes="hearts_env.observation:PIECE_AXES",
+        axis_names="hearts_env.observation:axis_names",
     ),
     "smear": Family(
         name="smear",
@@ -150,6 +157,8 @@ FAMILIES: dict[str, Family] = {
             tournament=("smear", "lowest", "random"),
         ),
         columns="hearts_env.describe.smear:COLUMNS",
+        piece_axes="hearts_env.smear_observation:PIECE_AXES",
+        axis_names="hearts_env.smear_observation:axis_names",
         knowledge="hearts_env.smear_worlds:knowledge",
     ),
 }

@@ -141,6 +141,24 @@ def _hearts_layout(rules: Rules, c: int, p: int) -> Layout:
     )
 
 
+PIECE_AXES: dict[str, tuple[str, ...]] = {
+    "hand": ("card",), "played_by_seat": ("seat", "card"), "current_trick": ("seat", "card"),
+    "passed": ("card",), "received": ("card",), "kitty": ("card",), "decisions": ("seat", "decision"),
+    "known_voids": ("seat", "suit"), "trick_leader": ("seat",), "pass_direction": ("direction",),
+    "phase": ("phase",), "hearts_broken": ("flag",), "partners": ("seat",), "card_values": ("card",),
+    "points_taken": ("seat",), "scores": ("seat",), "deal_index": ("flag",), "hand_sizes": ("seat",),
+    "stock_left": ("flag",),
+}  # fmt: skip
+"""What each axis of each piece runs over, in the layout's order: the universal layout
+(:mod:`hearts_env.universal`) pads ``seat`` and ``card`` axes to the family's largest table and
+deck and maps the named axes (``decision``, ``phase``) by name; the others are the same everywhere."""
+
+
+def axis_names(rules: Rules) -> dict[str, tuple[str, ...]]:
+    """The names along each named axis of :data:`PIECE_AXES` for ``rules``."""
+    return {"decision": rules.decisions, "phase": rules.phases}
+
+
 def has_partners(rules: Rules) -> bool:
     """Whether the variant has partnerships (fixed teams, or Partnership C's slam pair)."""
     return bool(rules.teams) or rules.bidding == "slam"

@@ -52,9 +52,25 @@ GAME_POINTS_SCALE = 1 / 80
 """Every "game" card point in the deck (A 4, K 3, Q 2, J 1, 10 10 in four suits) is 80."""
 
 
+PIECE_AXES: dict[str, tuple[str, ...]] = {
+    "hand": ("card",), "played_by_seat": ("seat", "card"), "current_trick": ("seat", "card"),
+    "thrown": ("card",), "received": ("card",), "bids": ("seat", "bid"), "pitcher": ("seat",),
+    "trumps": ("suit",), "phase": ("phase",), "trick_leader": ("seat",), "partners": ("seat",),
+    "out": ("seat",), "categories": ("category", "side"), "game_points": ("seat",), "scores": ("seat",),
+    "deal_index": ("flag",), "hand_sizes": ("seat",), "stock_left": ("flag",),
+}  # fmt: skip
+"""What each axis of each piece runs over, in the layout's order (see
+:data:`hearts_env.observation.PIECE_AXES`; ``bid`` and ``category`` are named axes)."""
+
+
 def bid_decisions(rules: Rules) -> list[str]:
     """The decisions that are bids (``pass`` included), in action order."""
     return [d for d in rules.decisions if d == "pass" or d.startswith("bid:")]
+
+
+def axis_names(rules: Rules) -> dict[str, tuple[str, ...]]:
+    """The names along each named axis of :data:`PIECE_AXES` for ``rules``."""
+    return {"bid": tuple(bid_decisions(rules)), "phase": rules.phases, "category": rules.categories}
 
 
 def smear_layout(rules: Rules) -> Layout:

@@ -20,6 +20,7 @@ from hearts_env.engine import action_bits
 from hearts_env.formats import check_format
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
+from hearts_env.universal import UniversalView, check_layout, universal_space, universal_view
 from hearts_env.vector.buffers import Buffers
 from hearts_env.vector.checks import (
     RENDER_MODES,
@@ -49,7 +50,10 @@ class HeartsVectorEnv(VectorEnv):
     ``gymnasium.vector.AutoresetMode``); ``action_mask``: ``"observation"`` (default: dict
     observations) or ``"info"`` (a Box observation, the mask in ``info["action_mask"]``).
     ``obs_format``: ``"float32"`` (default), ``"uint8"`` or ``"packed"``
-    (:mod:`hearts_env.formats`). Other keyword
+    (:mod:`hearts_env.formats`). ``layout``: ``"native"`` (default: the configuration's own
+    observation and actions) or ``"universal"`` (the family's universal observation and action
+    vocabulary, :mod:`hearts_env.universal`: one shape for every preset and player count of the
+    family; float32 only). Other keyword
     arguments are rules options (docs/rules.md) for :func:`~hearts_env.presets.make_rules`.
 
     Raises ``TypeError`` / ``ValueError`` for a bad argument, before any worker starts.
@@ -72,6 +76,7 @@ class HeartsVectorEnv(VectorEnv):
         autoreset_mode: str | AutoresetMode = "same_step",
         action_mask: str = "observation",
         obs_format: str = "float32",
+        layout: str = "native",
         **options: Any,
     ) -> None:
         self._workers: list[Worker] = []
@@ -84,6 +89,8 @@ class HeartsVectorEnv(VectorEnv):
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.mask_in_info = action_mask == "info"
         self.obs_format = check_format(obs_format)
+        if check_layout(layout) == "universal" and self.obs_format != "float32":
+            raise ValueError(f"layout='universal' is float32 only, got obs_format={obs_format!r}")
         self._next_step = mode == AutoresetMode.NEXT_STEP
         players = options.get("num_players")
         if isinstance(players, np.integer):
@@ -103,18 +110,28 @@ class HeartsVectorEnv(VectorEnv):
             self.rules, self._bounds[1], reward, self._persistent, self._next_step, self.obs_format
         )
         self._local.table.parse_reset(seed)  # the seed is checked before anything starts
-        self.layout = self._local.table.observer.layout
-        self.action_names: tuple[str, ...] = self.rules.action_names
-        """One name per action: the card slots, then the variant's named decisions."""
+        self._native_layout = self._local.table.observer.layout
+        self.universal: UniversalView | None = universal_view(self.rules) if layout == "universal" else None
+        """With ``layout="universal"``: the conversion to the family's vocabulary (None otherwise)."""
+        self.layout = self.universal.vocabulary.layout if self.universal else self._native_layout
+        self.action_names: tuple[str, ...] = (
+            self.universal.vocabulary.actions if self.universal else self.rules.action_names
+        )
+        """One name per action: the card slots, then the variant's named decisions (with
+        ``layout="universal"``, the family's)."""
         self.teams: tuple[tuple[int, ...], ...] = self.rules.teams or tuple(
             (i,) for i in range(self.num_players)
         )
         """The partnerships as seat tuples (singletons where there are none)."""
-        self.num_actions = self._local.table.engine.num_actions
-        self.single_observation_space = spaces.observation_space(self.rules, self.layout, self.obs_format)
+        self._native_actions = self._local.table.engine.num_actions
+        self.num_actions = len(self.action_names)
+        if self.universal:
+            self.single_observation_space = universal_space(self.universal.vocabulary)
+        else:
+            self.single_observation_space = spaces.observation_space(self.rules, self.layout, self.obs_format)
         if self.mask_in_info and self.obs_format == "float32":
             self.single_observation_space = self.single_observation_space["observation"]
-        self.single_action_space = spaces.action_space(self.rules)
+        self.single_action_space = gymnasium.spaces.Discrete(self.num_actions)
         batch_space = gymnasium.vector.utils.batch_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gymnasium.spaces.MultiDiscrete([self.num_actions] * self.num_envs, seed=seed)
@@ -141,12 +158,12 @@ class HeartsVectorEnv(VectorEnv):
 
     def _sizes(self) -> tuple[Any, ...]:
         """The arguments of :meth:`Buffers.layout`: the observation's width and dtype by format."""
-        packing = self.layout.packing
+        packing, actions = self._native_layout.packing, self._native_actions
         if self.obs_format == "float32":
-            return self.num_envs, self.num_players, self.layout.size, self.num_actions
+            return self.num_envs, self.num_players, self._native_layout.size, actions
         width = packing.bit_count if self.obs_format == "uint8" else packing.words
         dtype = "uint8" if self.obs_format == "uint8" else "uint64"
-        return self.num_envs, self.num_players, width, self.num_actions, dtype, packing.tail
+        return self.num_envs, self.num_players, width, actions, dtype, packing.tail
 
     # ------------------------------------------------------------------ workers
     def _start_workers(self, reward: str, start_method: str | None) -> None:
@@ -262,7 +279,7 @@ class HeartsVectorEnv(VectorEnv):
         self._last = out
         info = {"current_player": self._get(out.current_player)}
         if self.mask_in_info:
-            info["action_mask"] = self._get(out.action_mask)
+            info["action_mask"] = self._mask(out)
         return self._views(out), info
 
     def step(
@@ -298,7 +315,8 @@ class HeartsVectorEnv(VectorEnv):
             raise RuntimeError("step_random() before reset(): call reset() first")
         out, ended = self._step_shards("step_random", STEP_RANDOM, self._local.step_random)
         results = self._outputs(out, ended)
-        results[-1]["actions"] = self._get(out.actions)
+        played = self._get(out.actions)
+        results[-1]["actions"] = self.universal.actions[played] if self.universal else played
         return results
 
     def _step_shards(
@@ -327,7 +345,7 @@ class HeartsVectorEnv(VectorEnv):
             "current_player": self._get(out.current_player),
         }
         if self.mask_in_info:
-            info["action_mask"] = self._get(out.action_mask)
+            info["action_mask"] = self._mask(out)
         if ended:
             names = ("deal_points", "total_points", "game_over", "moon_shooter", "chips", "team_points")
             for name in (*names, "cancelled"):
@@ -351,6 +369,19 @@ class HeartsVectorEnv(VectorEnv):
         """``actions`` as a fresh (B,) int64 array, or ``TypeError`` / ``ValueError`` naming the
         first bad game, its agent and the value (illegal cards too, unless they forfeit)."""
         clean, given = integer_actions(actions, self.num_envs, self.num_actions, self._agent)
+        if self.universal:  # to the configuration's own actions, each checked
+            for game in np.flatnonzero(clean < 0)[:1]:
+                raise ValueError(
+                    f"game {game} ({self._agent(game)}): action {given[game]} is out of range 0..{self.num_actions - 1}"
+                )
+            native = self.universal.native_actions[clean]
+            for game in np.flatnonzero(native < 0)[:1]:
+                raise ValueError(
+                    f"game {game} ({self._agent(game)}): universal action {int(clean[game])} "
+                    f"({self.action_names[int(clean[game])]}) is not an action of {self.rules.preset} with "
+                    f"{self.num_players} players"
+                )
+            clean, given = native, native
         return self._legal_or_raise(clean, given)
 
     def _legal_or_raise(self, actions: np.ndarray, original: Any) -> np.ndarray:
@@ -396,15 +427,22 @@ class HeartsVectorEnv(VectorEnv):
         view.flags.writeable = False
         return view
 
+    def _mask(self, out: Buffers) -> np.ndarray:
+        """The action masks as returned (in the universal vocabulary with ``layout="universal"``)."""
+        return self.universal.mask(out.action_mask) if self.universal else self._get(out.action_mask)
+
     def _views(self, out: Buffers) -> dict[str, np.ndarray] | np.ndarray:
         compact = self.obs_format != "float32"
+        observation = (
+            self.universal.observation(out.observation) if self.universal else self._get(out.observation)
+        )
         if self.mask_in_info and not compact:
-            return self._get(out.observation)
-        views = {"observation": self._get(out.observation)}
+            return observation
+        views = {"observation": observation}
         if compact:
             views["tail"] = self._get(out.tail)
         if not self.mask_in_info:
-            views["action_mask"] = self._get(out.action_mask)
+            views["action_mask"] = self._mask(out)
         return views
 
     def legal_masks(self) -> np.ndarray:
