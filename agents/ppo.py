@@ -15,9 +15,19 @@ checkpoint needs only torch: a small MLP over the flat observation of
 :mod:`hearts_env.observation` with a policy head (one logit per card) and a value head.
 Illegal cards get the logit :data:`ILLEGAL_LOGIT`, so their probability is exactly 0.
 
+A **universal** network (trained by :mod:`training.mixture` on every configuration of a game
+family, over the family's universal layout, :mod:`hearts_env.universal`) plays every preset and
+player count of its family: its file says ``layout: "universal"``, and the agent converts each
+observation and mask to the family's vocabulary and the chosen action back. Without
+``checkpoint``, a configuration with no specialist plays the shipped universal network of its
+family (``agents/checkpoints/universal-<family>.pt``) where one ships; :attr:`PPOAgent.network`
+says which one plays.
+
 Policy file (``torch.save`` of a dict, loaded with ``weights_only=True``): ``format``,
 ``preset``, ``num_players``, ``rules`` (``Rules.describe()``), ``obs_size``, ``num_actions``,
-``hidden`` (layer widths), ``model`` (the state dict) and ``trained`` (how it was trained).
+``hidden`` (layer widths), ``model`` (the state dict) and ``trained`` (how it was trained); a
+universal network's also ``layout`` (``"universal"``) and ``family``, its ``preset`` is
+``universal-<family>``.
 Every file is read by :func:`load_file`: tensors and plain Python values only, so a crafted
 file cannot run code; a damaged, empty or foreign file is one ``ValueError`` naming it.
 """
@@ -36,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, Observation
+from hearts_env.families import FAMILIES, family
 from hearts_env.rules import Rules
 
 try:
@@ -66,6 +77,11 @@ class NoShippedCheckpointError(FileNotFoundError, ValueError):
 def shipped_path(preset: str, num_players: int) -> Path:
     """Path of the shipped checkpoint for ``preset`` with ``num_players`` (it may not exist)."""
     return SHIPPED_DIR / f"{preset}-{num_players}p.pt"
+
+
+def universal_path(game: str) -> Path:
+    """Path of the shipped universal network of family ``game`` (it may not exist)."""
+    return SHIPPED_DIR / f"universal-{game}.pt"
 
 
 def shipped() -> list[str]:
@@ -107,11 +123,28 @@ class PolicyValueNet(nn.Module):
 
 def policy_file(net: PolicyValueNet, rules: Rules, trained: dict[str, Any] | None = None) -> dict[str, Any]:
     """The content of a policy file for ``net`` trained on ``rules`` (see the module docstring)."""
+    return _policy_content(net, rules.preset, rules.num_players, rules.describe(), trained)
+
+
+def universal_policy_file(
+    net: PolicyValueNet, game: str, trained: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The content of a policy file for a universal ``net`` of family ``game``."""
+    from hearts_env.universal import vocabulary
+
+    vocab = vocabulary(game)
+    content = _policy_content(net, f"universal-{game}", vocab.players, {"game": game}, trained)
+    return {**content, "layout": "universal", "family": game}
+
+
+def _policy_content(
+    net: PolicyValueNet, preset: str, players: int, rules: dict[str, Any], trained: dict[str, Any] | None
+) -> dict[str, Any]:
     return {
         "format": FORMAT,
-        "preset": rules.preset,
-        "num_players": rules.num_players,
-        "rules": rules.describe(),
+        "preset": preset,
+        "num_players": players,
+        "rules": rules,
         "obs_size": net.obs_size,
         "num_actions": net.num_actions,
         "hidden": list(net.hidden),
@@ -247,10 +280,16 @@ class PPOAgent(Agent):
             raise TypeError(f"ppo parameter greedy must be True or False, got {got}")
         if not isinstance(device, (str, torch.device)):
             raise TypeError(f"ppo parameter device must be a str such as 'cpu', got {type(device).__name__}")
+        self.network = "given"
+        """Which network plays: ``"given"`` (``checkpoint``), ``"specialist"`` (shipped for this
+        preset and player count) or ``"universal"`` (the family's shipped universal network)."""
         if checkpoint is None:
             path = shipped_path(rules.preset, rules.num_players)
+            self.network = "specialist"
+            if not path.exists() and universal_path(rules.game).exists():
+                path, self.network = universal_path(rules.game), "universal"
             if not path.exists():
-                ships = ", ".join(shipped()) or "none"
+                ships = ", ".join(shipped()) or "none"  # no universal network of the family either
                 raise NoShippedCheckpointError(
                     f"agent 'ppo': no PPO checkpoint ships for {rules.preset} with "
                     f"{rules.num_players} players (shipped: {ships}); train one with "
@@ -274,16 +313,25 @@ class PPOAgent(Agent):
         self.net = net.to(self.device)
 
     @classmethod
-    def from_network(cls, rules: Rules, net: PolicyValueNet, greedy: bool = False) -> PPOAgent:
-        """An agent playing ``net`` as it is (training uses this for its pool of past policies)."""
+    def from_network(
+        cls, rules: Rules, net: PolicyValueNet, greedy: bool = False, universal: bool = False
+    ) -> PPOAgent:
+        """An agent playing ``net`` as it is (training uses this for its pool of past policies;
+        ``universal``: ``net`` reads the family's universal layout)."""
         agent = cls.__new__(cls)
         Agent.__init__(agent, rules)
         agent.checkpoint, agent.trained, agent.greedy = "<memory>", {}, greedy
+        agent.network = "given"
+        agent.universal = _universal(rules) if universal else None
         agent.device = next(net.parameters()).device
         agent.net = net.eval()
         return agent
 
     def _check(self, content: dict[str, Any]) -> None:
+        self.universal = None
+        if content.get("layout") == "universal":
+            self._check_universal(content)
+            return
         size, actions = self.layout.size, len(self.rules.action_names)  # cards, then decisions
         preset, players = self.rules.preset, self.rules.num_players
         if (content["preset"], content["num_players"]) != (preset, players):
@@ -309,8 +357,32 @@ class PPOAgent(Agent):
                 stacklevel=3,
             )
 
+    def _check_universal(self, content: dict[str, Any]) -> None:
+        """A universal network plays every configuration of its family."""
+        game = self.rules.game
+        if FAMILIES.get(content.get("family")) is not family(self.rules):
+            raise ValueError(
+                f"agent 'ppo' cannot play {self.rules.preset}: checkpoint {self.checkpoint} is the universal "
+                f"network of the {content.get('family')!r} family, these rules are {game!r}"
+            )
+        view = _universal(self.rules)
+        vocab = view.vocabulary
+        if (content["obs_size"], content["num_actions"]) != (vocab.size, vocab.num_actions):
+            raise ValueError(
+                f"checkpoint {self.checkpoint} has observation {content['obs_size']} and "
+                f"{content['num_actions']} actions, the {game} universal layout {vocab.size} and "
+                f"{vocab.num_actions} (a network of another version of the layout)"
+            )
+        self.universal = view
+
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         """Legal actions (B,): argmax of the masked logits, or a Gumbel-max sample from ``rng``."""
+        if self.universal is not None:
+            view = self.universal
+            obs = {
+                "observation": view.observation(obs["observation"]),
+                "action_mask": view.mask(obs["action_mask"]),
+            }
         mask = np.asarray(obs["action_mask"]) > 0
         with torch.inference_mode():
             x = torch.as_tensor(np.asarray(obs["observation"], np.float32), device=self.device)
@@ -318,10 +390,18 @@ class PPOAgent(Agent):
             logits = self.net(x, m)[0].float().cpu().numpy()
         if not self.greedy:
             logits = logits + rng.gumbel(size=logits.shape)
-        return np.argmax(np.where(mask, logits, -np.inf), axis=1)
+        chosen = np.argmax(np.where(mask, logits, -np.inf), axis=1)
+        return self.universal.native_actions[chosen] if self.universal is not None else chosen
 
     def __repr__(self) -> str:
-        return f"PPOAgent({self.rules.preset}, {self.rules.num_players} players, {self.checkpoint})"
+        which = f", {self.network} network" if self.network != "given" else ""
+        return f"PPOAgent({self.rules.preset}, {self.rules.num_players} players, {self.checkpoint}{which})"
+
+
+def _universal(rules: Rules) -> Any:
+    from hearts_env.universal import universal_view
+
+    return universal_view(rules)
 
 
 def _plain(value: Any) -> Any:

@@ -113,7 +113,9 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         n = self.rules.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
-        self.universal: UniversalView | None = universal_view(self.rules) if check_layout(layout) == "universal" else None
+        self.universal: UniversalView | None = (
+            universal_view(self.rules) if check_layout(layout) == "universal" else None
+        )
         """With ``layout="universal"``: the conversion to the family's vocabulary (None otherwise)."""
         self.layout = self.universal.vocabulary.layout if self.universal else self.table.observer.layout
         self.action_names: tuple[str, ...] = (

@@ -58,7 +58,7 @@ from hearts_env.cards import card_name
 from hearts_env.families import FAMILIES, family
 from hearts_env.layouts import Layout
 from hearts_env.observation import layout as native_layout
-from hearts_env.presets import PRESETS, make_rules
+from hearts_env.presets import PRESETS, make_rules, preset_names
 from hearts_env.rules import Rules
 
 CARD_SLOTS = 54
@@ -90,9 +90,8 @@ def configurations(game: str) -> tuple[Rules, ...]:
     """Every configuration the vocabulary of family ``game`` covers: each preset at each player
     count, as it comes and in each of its readings and versions that the count allows."""
     found: list[Rules] = []
-    for name, spec in PRESETS.items():
-        if spec.game != game:
-            continue
+    for name in preset_names(game):
+        spec = PRESETS[name]
         for n in spec.counts:
             variants: list[dict[str, Any]] = [{}]
             variants += [{"reading": r} for r in spec.readings]
@@ -200,14 +199,18 @@ def vocabulary(game: str) -> Vocabulary:
             for kind, size in zip(piece_axes[piece], shape):
                 if kind not in ("seat", "card", *axes):
                     if fixed.setdefault(kind, size) != size:
-                        raise AssertionError(f"axis {kind} of {piece} is {size} here, {fixed[kind]} elsewhere")
+                        raise AssertionError(
+                            f"axis {kind} of {piece} is {size} here, {fixed[kind]} elsewhere"
+                        )
     sizes = {"seat": players, "card": CARD_SLOTS, **{a: len(v) for a, v in axes.items()}, **fixed}
     features = _feature_names(rules_list)
     pieces = [(p, tuple(sizes[k] for k in piece_axes[p])) for p in piece_axes if p in present]
     pieces += [("seats", (players,)), ("deck", (CARD_SLOTS,)), ("rules", (len(features),))]
     lay = Layout(tuple(pieces))
     actions = tuple(card_name(c) for c in range(CARD_SLOTS)) + _union(r.decisions for r in rules_list)
-    vocab = Vocabulary(game, players, axes, actions, features, lay, np.zeros(0, np.float32), np.zeros(0, np.float32))
+    vocab = Vocabulary(
+        game, players, axes, actions, features, lay, np.zeros(0, np.float32), np.zeros(0, np.float32)
+    )
     low, high = np.zeros(lay.size, np.float32), np.zeros(lay.size, np.float32)
     for rules in rules_list:
         view = UniversalView(rules, vocab)

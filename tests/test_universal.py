@@ -72,7 +72,9 @@ def test_every_piece_lands_by_name(preset, n):
         assert sorted(np.flatnonzero(deck)) == sorted(set(rules.deck.cards))
         for row in range(len(u)):
             legal = np.flatnonzero(m[row])
-            assert [vocab.actions[a] for a in legal] == [rules.action_names[a] for a in np.flatnonzero(mask[row])]
+            assert [vocab.actions[a] for a in legal] == [
+                rules.action_names[a] for a in np.flatnonzero(mask[row])
+            ]
             np.testing.assert_array_equal(view.action(legal), np.flatnonzero(mask[row]))
 
 

@@ -18,6 +18,7 @@ from hearts_env.formats import Packing, unpack
 from hearts_env.observation import Layout
 from hearts_env.rules import Rules
 from hearts_env.table import Table
+from hearts_env.universal import UniversalView
 from training.config import Args, family_setting
 from training.device import autocast
 
@@ -29,10 +30,16 @@ LEARNER = 0
 class League:
     """Who holds each seat of each game: the learner or an opponent (heuristics, past policies)."""
 
-    def __init__(self, rules: Rules, args: Args, rng: np.random.Generator, device: torch.device) -> None:
+    def __init__(
+        self, rules: Rules, args: Args, rng: np.random.Generator, device: torch.device,
+        universal: bool = False, heuristics: list[agents.Agent] | None = None,
+    ) -> None:  # fmt: skip
         self.rules, self.args, self.rng, self.device = rules, args, rng, device
+        self.universal = universal  # the policies read the family's universal layout
         specs = family_setting(args, rules.game, "opponents")
-        self.heuristics = [agents.from_spec(spec, rules) for spec in specs]
+        self.heuristics = (
+            heuristics if heuristics is not None else [agents.from_spec(s, rules) for s in specs]
+        )
         self.pool: list[PPOAgent] = []
         self.pool_states: list[dict[str, torch.Tensor]] = []
         self.controller = np.zeros((args.num_games, rules.num_players), np.int64)  # (B, P)
@@ -66,12 +73,19 @@ class League:
         self.pool_states = (self.pool_states + [state])[-self.args.pool_size :]
         self._build_pool(net)
 
+    def set_pool(self, states: list[dict[str, torch.Tensor]], like: PolicyValueNet) -> None:
+        """Use ``states`` (past policies' state dicts, networks shaped like ``like``) as the pool."""
+        self.pool_states = list(states)
+        self._build_pool(like)
+
     def _build_pool(self, like: PolicyValueNet) -> None:
         self.pool = []
         for state in self.pool_states:
             frozen = copy.deepcopy(like)  # not a new net: its initialisation would draw random numbers
             frozen.load_state_dict(state)
-            self.pool.append(PPOAgent.from_network(self.rules, frozen, greedy=False))
+            self.pool.append(
+                PPOAgent.from_network(self.rules, frozen, greedy=False, universal=self.universal)
+            )
 
     def state_dict(self) -> dict[str, Any]:
         """What a checkpoint keeps of the league (tensors only)."""
@@ -180,12 +194,17 @@ def collect(
     reward_scale: float,
     teacher: agents.Agent | None = None,
     dtype: torch.dtype = torch.float32,
+    view: UniversalView | None = None,
 ) -> None:
     """Play ``len(buf.offsets) - 1`` steps of every game into ``buf``. With a ``teacher``, it
     plays every seat and its decisions are stored (imitation); otherwise the league decides.
-    ``dtype``: the policy's matmul precision (:func:`autocast`)."""
+    ``dtype``: the policy's matmul precision (:func:`autocast`). ``view``: the learner reads the
+    family's universal layout (:mod:`hearts_env.universal`): ``buf`` stores universal (float32)
+    observations, masks and actions, the opponents and the table keep the configuration's own."""
     rows = np.arange(table.num_games)
     n, fmt, layout = 0, buf.obs_format, table.observer.layout
+    if view is not None and fmt != "float32":
+        raise ValueError(f"a universal learner stores float32 observations, not {fmt!r}")
     for t in range(len(buf.offsets) - 1):
         seat = table.current_player.copy()  # (B,)
         if fmt == "float32":
@@ -197,10 +216,14 @@ def collect(
         who = np.zeros(table.num_games, np.int64) if teacher else league.controller[rows, seat]
         mine = np.flatnonzero(who == LEARNER)
         k = len(mine)
-        np.take(obs, mine, axis=0, out=buf.obs[n : n + k])
+        if view is None:
+            np.take(obs, mine, axis=0, out=buf.obs[n : n + k])
+            buf.mask[n : n + k] = mask[mine] > 0
+        else:
+            view.observation(obs[mine], out=buf.obs[n : n + k])
+            buf.mask[n : n + k] = view.mask(mask[mine]) > 0
         if tail is not None:
             np.take(tail, mine, axis=0, out=buf.tail[n : n + k])
-        buf.mask[n : n + k] = mask[mine] > 0
         buf.game[n : n + k], buf.seat[n : n + k] = mine, seat[mine]
         if teacher:
             actions[:] = teacher.act(_batch(obs, tail, mask), rng)
@@ -213,8 +236,9 @@ def collect(
                 action = dist.sample()
                 buf.logprob[n : n + k] = dist.log_prob(action).cpu().numpy()
                 buf.value[n : n + k] = value.cpu().numpy()
-                actions[mine] = action.cpu().numpy()
-        buf.action[n : n + k] = actions[mine]
+                chosen = action.cpu().numpy()
+                actions[mine] = chosen if view is None else view.native_actions[chosen]
+        buf.action[n : n + k] = actions[mine] if view is None else view.actions[actions[mine]]
         for o, opponent in enumerate(league.opponents if not teacher else []):
             theirs = np.flatnonzero(who == o + 1)
             if len(theirs):

@@ -372,7 +372,8 @@ class HeartsVectorEnv(VectorEnv):
         if self.universal:  # to the configuration's own actions, each checked
             for game in np.flatnonzero(clean < 0)[:1]:
                 raise ValueError(
-                    f"game {game} ({self._agent(game)}): action {given[game]} is out of range 0..{self.num_actions - 1}"
+                    f"game {game} ({self._agent(game)}): action {given[game]} is out of range "
+                    f"0..{self.num_actions - 1}"
                 )
             native = self.universal.native_actions[clean]
             for game in np.flatnonzero(native < 0)[:1]:

@@ -1,0 +1,99 @@
+"""One network for a family (:mod:`training.mixture`): the schedule, a short run, its universal
+policy in other configurations, resuming."""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from agents.ppo import PPOAgent  # noqa: E402
+from evaluation.duplicate import Tournament, TournamentConfig  # noqa: E402
+from hearts_env.presets import PRESETS, all_configs, make_rules  # noqa: E402
+from training.config import Args  # noqa: E402
+from training.mixture import MixtureSettings, schedule, train_mixture  # noqa: E402
+
+
+def test_schedule_draws_presets_uniformly_then_player_counts():
+    rng = np.random.default_rng(0)
+    draws = [schedule("hearts", rng) for _ in range(3000)]
+    known = set(all_configs("hearts"))
+    assert all((r.preset, r.num_players) in known for r in draws)
+    presets = Counter(r.preset for r in draws)
+    hearts_presets = [name for name, spec in PRESETS.items() if spec.game == "hearts"]
+    assert set(presets) == set(hearts_presets)
+    expected = len(draws) / len(hearts_presets)
+    assert all(abs(count - expected) < 0.35 * expected for count in presets.values()), presets
+    black_maria = [r.num_players for r in draws if r.preset == "black_maria"]
+    counts = PRESETS["black_maria"].counts
+    share = black_maria.count(PRESETS["black_maria"].default_players) / len(black_maria)
+    assert abs(share - (0.5 + 0.5 / len(counts))) < 0.12, share
+    listed = [schedule("smear", rng, (("smear_widow", 3), ("smear_nine_card", 5))) for _ in range(50)]
+    assert {(r.preset, r.num_players) for r in listed} == {("smear_widow", 3), ("smear_nine_card", 5)}
+
+
+def _args(run_dir, **changes):
+    settings = dict(
+        num_games=16,
+        rollout_steps=48,
+        total_decisions=3 * 16 * 48,
+        minutes=10.0,
+        imitation_decisions=16 * 48,
+        eval_every=0,
+        eval_deals=4,
+        minibatch_size=256,
+        hidden=(32,),
+        run_dir=str(run_dir),
+        progress=False,
+        threads=1,
+        pool_every=1,
+        pool_size=2,
+    )
+    settings.update(changes)
+    return Args(**settings)
+
+
+def test_a_short_run_plays_every_configuration_and_resumes(tmp_path):
+    mix = MixtureSettings(
+        "hearts", shards=2, configs=(("hearts", 4), ("black_maria", 3)), eval_presets=("hearts",)
+    )
+    summary = train_mixture(_args(tmp_path), mix)
+    assert summary["iterations"] == 3 and summary["imitation_decisions"] == 16 * 48
+    rows = list(csv.DictReader((tmp_path / "train.csv").open()))
+    assert [row["phase"] for row in rows] == ["imitation", "ppo", "ppo"]
+    assert all(set(row["configs"].split()) <= {"hearts-4", "black_maria-3"} for row in rows)
+    evaluations = list(csv.DictReader((tmp_path / "eval.csv").open()))
+    assert [(e["preset"], e["opponent"], e["deals"]) for e in evaluations] == [("hearts", "strategy", "4")]
+    policy = tmp_path / "policy.pt"
+    for preset, n in (("spot_hearts", 5), ("auction_hearts", 4), ("cancellation_hearts", 7)):
+        rules = make_rules(preset, num_players=n)
+        agent = PPOAgent(rules, checkpoint=policy)
+        assert agent.universal is not None
+        spec = f"ppo:checkpoint={policy}"
+        config = TournamentConfig(
+            preset=preset, num_players=n, agents=[spec] + ["strategy"] * (n - 1), deals=2, tables=2, seed=0
+        )
+        report = Tournament(config, progress=False).run()
+        assert sum(row["illegal"] for row in report["agents"]) == 0
+    with pytest.raises(ValueError, match="universal network of the 'hearts' family"):
+        PPOAgent(make_rules("smear_widow"), checkpoint=policy)
+    with pytest.raises(FileExistsError, match="--resume"):
+        train_mixture(_args(tmp_path), mix)
+    with pytest.raises(ValueError, match="other settings.*learning_rate"):
+        train_mixture(_args(tmp_path, resume=True, learning_rate=1e-3), mix)
+    more = train_mixture(_args(tmp_path, resume=True, total_decisions=4 * 16 * 48), mix)
+    assert more["iterations"] == 4
+    assert len(list(csv.DictReader((tmp_path / "train.csv").open()))) == 4
+
+
+def test_bad_settings_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="not a smear configuration"):
+        train_mixture(_args(tmp_path), MixtureSettings("smear", configs=(("hearts", 4),)))
+    with pytest.raises(ValueError, match="--shards"):
+        train_mixture(_args(tmp_path), MixtureSettings("hearts", shards=17))
+    with pytest.raises(ValueError, match="not a hearts preset"):
+        train_mixture(_args(tmp_path), MixtureSettings("hearts", eval_presets=("smear_widow",)))

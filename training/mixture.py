@@ -1,0 +1,438 @@
+"""One network for a whole game family: PPO self-play on a mixture of its presets and player counts.
+
+Run it::
+
+    python -m training.mixture --family hearts --minutes 60 --run-dir runs/universal-hearts
+    python -m training.mixture ... --resume     # the same command continues a stopped run
+
+The network reads the family's universal layout (:mod:`hearts_env.universal`): one input and
+one output for every configuration. Everything else is :mod:`training.ppo`'s: the league (the
+family's heuristics and past policies as opponents, ``self_play`` deals of the policy alone),
+the imitation warm start (the family's teacher, ``strategy`` or ``smear``), GAE, the clipped
+update and the precision; the settings are the same flags.
+
+The schedule
+------------
+Each iteration the ``num_games`` games are split into ``--shards`` rollout shards (default 4),
+and each shard draws its own configuration from the run's generator: **a preset of the family
+uniformly, then its default player count with probability 1/2, otherwise one of its player
+counts uniformly** (``--configs PRESET-N,...`` draws uniformly from a list instead). A shard's
+games start from a fresh deal and play ``rollout_steps`` steps; decisions of a deal still
+unfinished at the end are not trained on (their return is unknown). Every shard's decisions,
+rewards scaled by its own configuration's stake, join one update.
+
+What a run writes (``run_dir``, default ``runs/universal-FAMILY``): ``checkpoint.pt`` (network,
+optimizer, random states, the pool of past policies, the progress: tensors and plain values,
+read with ``weights_only=True``; every ``checkpoint_every`` iterations and at the end),
+``policy.pt`` (a universal policy file: ``agents.make("ppo", preset, n, checkpoint=...)`` plays
+it in any configuration of the family), ``train.csv`` (one row per iteration, with the
+configurations played) and ``eval.csv`` (duplicate evaluations of the greedy policy alone against
+the family's heuristic in each ``--eval-presets`` preset at its default player count, every
+``eval_every`` decisions and at the end; the same tournament as ``hearts-env tournament``).
+
+Shipping: ``cp runs/universal-hearts/policy.pt agents/checkpoints/universal-hearts.pt``; the
+``ppo`` agent then plays it wherever no specialist ships.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+import agents
+from agents.ppo import PolicyValueNet, load_file, save_atomic, universal_policy_file
+from evaluation.flags import ArgumentParser, add_debug, run_command
+from hearts_env.families import family_of
+from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
+from hearts_env.rules import Rules
+from hearts_env.table import Table
+from hearts_env.universal import universal_view, vocabulary
+from training.config import Args, add_arguments, args_from, family_setting, imitating, resolve_family
+from training.device import pick_device, resolve_precision
+from training.evaluate import evaluate
+from training.ppo import advantages, update
+from training.rollout import League, Rollout, collect, reward_scale
+
+MIXTURE_FORMAT = "hearts-env-mixture-checkpoint/1"
+"""``format`` of a mixture run's checkpoint."""
+SHARDS = 4
+"""Rollout shards per iteration (each its own configuration) unless ``--shards`` says otherwise."""
+
+
+def schedule(game: str, rng: np.random.Generator, configs: Sequence[tuple[str, int]] = ()) -> Rules:
+    """The configuration of one shard: from ``configs`` uniformly if given, else a preset of family
+    ``game`` uniformly, then its default player count with probability 1/2, otherwise one of its
+    player counts uniformly."""
+    if configs:
+        preset, n = configs[int(rng.integers(len(configs)))]
+        return make_rules(preset, num_players=n)
+    names = preset_names(game)
+    spec = PRESETS[names[int(rng.integers(len(names)))]]
+    n = spec.default_players if rng.random() < 0.5 else spec.counts[int(rng.integers(len(spec.counts)))]
+    return make_rules(spec.name, num_players=n)
+
+
+def merge(parts: Sequence[tuple[Rollout, np.ndarray, np.ndarray]]) -> tuple[Rollout, np.ndarray, np.ndarray]:
+    """One buffer of every shard's decisions (for the update: what it reads), with their advantages
+    and trainable flags."""
+    cut = [buf.size for buf, _, _ in parts]
+
+    def join(name: str) -> np.ndarray:
+        return np.concatenate([getattr(buf, name)[:size] for (buf, _, _), size in zip(parts, cut)])
+
+    n = sum(cut)
+    merged = Rollout(
+        obs=join("obs"),
+        mask=join("mask"),
+        action=join("action"),
+        logprob=join("logprob"),
+        value=join("value"),
+        game=np.zeros(n, np.int64),
+        seat=np.zeros(n, np.int64),
+        offsets=np.array([0, n], np.int64),
+        deal_end=np.zeros((1, 1), bool),
+        rewards=np.zeros((1, 1, 1), np.float32),
+        tail=np.empty((n, 0), np.float32),
+    )
+    adv = np.concatenate([a[:size] for (_, a, _), size in zip(parts, cut)])
+    trainable = np.concatenate([t[:size] for (_, _, t), size in zip(parts, cut)])
+    return merged, adv, trainable
+
+
+@dataclasses.dataclass
+class MixtureSettings:
+    """What a mixture run adds to :class:`training.config.Args`."""
+
+    family: str = "hearts"
+    """The game family: ``hearts`` or ``smear``."""
+    shards: int = SHARDS
+    """Rollout shards per iteration, each its own configuration."""
+    configs: tuple[tuple[str, int], ...] = ()
+    """Draw from these (preset, player count) pairs only (empty: the whole family, see the schedule)."""
+    eval_presets: tuple[str, ...] = ()
+    """The presets of the periodic evaluation, at their default player counts (empty: every preset
+    of the family)."""
+
+
+def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
+    """Train (or, with ``args.resume``, continue) one universal network of ``mix.family``; returns
+    a summary of the run."""
+    args.validate()
+    game = family_of(mix.family).name
+    resolve_family(args, game)
+    if args.obs_format != "float32":
+        raise ValueError("a universal network's rollouts are float32 (--obs-format float32)")
+    if mix.shards < 1 or mix.shards > args.num_games:
+        raise ValueError(f"--shards must lie in 1..num_games ({args.num_games}), got {mix.shards}")
+    known = set(all_configs(game))
+    for config in mix.configs:
+        if tuple(config) not in known:
+            raise ValueError(f"{config[0]}-{config[1]}p is not a {game} configuration")
+    family_presets = preset_names(game)
+    eval_presets = mix.eval_presets or tuple(family_presets)
+    for name in eval_presets:
+        if name not in family_presets:
+            raise ValueError(f"--eval-presets: {name!r} is not a {game} preset")
+    vocab = vocabulary(game)
+    device = pick_device(args.device)
+    dtype = resolve_precision(args.precision, device)
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
+    run = Path(args.run_dir or f"runs/universal-{game}")
+    run.mkdir(parents=True, exist_ok=True)
+    checkpoint_path, policy_path = run / "checkpoint.pt", run / "policy.pt"
+    if checkpoint_path.exists() and not args.resume:
+        raise FileExistsError(
+            f"{run} holds a run already: pass --resume to continue it, or choose another --run-dir"
+        )
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    net = PolicyValueNet(vocab.size, vocab.num_actions, args.hidden).to(device)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
+    pool: list[dict[str, torch.Tensor]] = []
+    progress: dict[str, Any] = {
+        "iteration": 0,
+        "decisions": 0,
+        "imitation": 0,
+        "samples": 0,
+        "elapsed_s": 0.0,
+        "next_eval": args.eval_every,
+        "evals": [],
+    }
+    settings = {**{k: v for k, v in dataclasses.asdict(args).items() if k not in _BUDGETS}, **_plain(mix)}
+    if args.resume and checkpoint_path.exists():
+        saved = load_file(checkpoint_path, "a mixture checkpoint")
+        if not isinstance(saved, dict) or saved.get("format") != MIXTURE_FORMAT:
+            raise ValueError(f"{checkpoint_path} is not a mixture checkpoint ({MIXTURE_FORMAT})")
+        differ = sorted(k for k, v in settings.items() if saved["settings"].get(k) != v)
+        if differ:
+            raise ValueError(f"{checkpoint_path} was trained with other settings ({', '.join(differ)})")
+        net.load_state_dict(saved["model"])
+        optimizer.load_state_dict(saved["optimizer"])
+        rng.bit_generator.state = saved["rng"]
+        torch.set_rng_state(saved["torch_rng"])
+        pool, progress = list(saved["pool"]), dict(saved["progress"])
+    trained = {"command": "python -m training.mixture " + " ".join(sys.argv[1:]), "settings": settings}
+
+    heuristics: dict[Rules, list[agents.Agent]] = {}
+    teachers: dict[Rules, agents.Agent] = {}
+    teacher_spec = family_setting(args, game, "teacher")
+
+    def save_policy() -> None:
+        info = dict(trained, decisions=progress["decisions"], minutes=round(progress["elapsed_s"] / 60, 2))
+        save_atomic(universal_policy_file(net, game, info), policy_path)
+
+    def save_checkpoint() -> None:
+        save_atomic(
+            {
+                "format": MIXTURE_FORMAT,
+                "settings": settings,
+                "model": net.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "rng": rng.bit_generator.state,
+                "torch_rng": torch.get_rng_state(),
+                "pool": pool,
+                "progress": progress,
+            },
+            checkpoint_path,
+        )
+        save_policy()
+
+    def run_evaluation() -> None:
+        save_policy()
+        rows = []
+        for name in eval_presets:
+            rules = make_rules(name)
+            eval_args = dataclasses.replace(args, preset=name, options={})
+            eval_args.eval_opponents = (agents.family_defaults(game).heuristic,)
+            for result in evaluate(policy_path, rules, eval_args):
+                rows.append(
+                    {
+                        "iteration": progress["iteration"],
+                        "decisions": progress["decisions"],
+                        "preset": name,
+                        "num_players": rules.num_players,
+                        **{k: result[k] for k in _EVAL_COLUMNS},
+                    }
+                )
+        progress["evals"].extend(rows)
+        _append_csv(run / "eval.csv", rows)
+        better = family_of(game).better
+        beaten = sum(
+            (r["diff"] + r["ci95"] < 0) if better == "lower" else (r["diff"] - r["ci95"] > 0) for r in rows
+        )
+        print(
+            f"evaluation at {progress['decisions']:,} decisions: better than {rows[0]['opponent']} in "
+            f"{beaten} of {len(rows)} presets",
+            flush=True,
+        )
+
+    shard_games = np.linspace(0, args.num_games, mix.shards + 1).astype(int)
+    scheduled = tuple(tuple(c) for c in mix.configs)
+    started = time.perf_counter()
+    stopped = "the time budget"
+    try:
+        while progress["elapsed_s"] < 60 * args.minutes and not (
+            args.total_decisions and progress["decisions"] >= args.total_decisions
+        ):
+            start = time.perf_counter()
+            imitation = imitating(args, progress["decisions"], progress["imitation"], progress["elapsed_s"])
+            parts, played = [], []
+            for k in range(mix.shards):
+                rules = schedule(game, rng, scheduled)
+                games = int(shard_games[k + 1] - shard_games[k])
+                if rules not in heuristics:
+                    specs = family_setting(args, game, "opponents")
+                    heuristics[rules] = [agents.from_spec(spec, rules) for spec in specs]
+                    teachers[rules] = agents.from_spec(teacher_spec, rules)
+                table = Table(rules, games, reward=args.reward)
+                table.reset(seed=int(rng.integers(2**62)))
+                league = League(
+                    rules,
+                    dataclasses.replace(args, num_games=games),
+                    rng,
+                    device,
+                    universal=True,
+                    heuristics=heuristics[rules],
+                )
+                league.set_pool(pool, net)
+                league.seat(np.arange(games))
+                buf = Rollout.allocate(
+                    args.rollout_steps, games, rules.num_players, vocab.size, vocab.num_actions
+                )
+                teacher = teachers[rules] if imitation else None
+                collect(
+                    table,
+                    league,
+                    net,
+                    buf,
+                    rng,
+                    device,
+                    reward_scale(rules),
+                    teacher,
+                    dtype,
+                    universal_view(rules),
+                )
+                if imitation:
+                    buf.value[: buf.size] = 0.0
+                adv, trainable = advantages(
+                    buf, rules.num_players, args.gamma, 1.0 if imitation else args.gae_lambda
+                )
+                parts.append((buf, adv, trainable))
+                played.append(f"{rules.preset}-{rules.num_players}")
+            merged, adv, trainable = merge(parts)
+            stats = update(net, optimizer, merged, adv, trainable, args, device, imitation, None, dtype)
+            decisions = args.rollout_steps * args.num_games  # every decision played, as training.ppo counts
+            seconds = time.perf_counter() - start
+            progress["iteration"] += 1
+            progress["decisions"] += decisions
+            progress["imitation"] += decisions if imitation else 0
+            progress["samples"] += int(stats.pop("samples"))
+            progress["elapsed_s"] += seconds
+            _append_csv(
+                run / "train.csv",
+                [
+                    {
+                        "iteration": progress["iteration"],
+                        "decisions": progress["decisions"],
+                        "elapsed_s": round(progress["elapsed_s"], 1),
+                        "decisions_per_s": round(decisions / seconds),
+                        "phase": "imitation" if imitation else "ppo",
+                        "configs": " ".join(played),
+                        **{k: round(v, 5) for k, v in stats.items()},
+                    }
+                ],
+            )
+            if args.progress:
+                print(
+                    f"iteration {progress['iteration']}: {progress['decisions']:,} decisions, "
+                    f"{decisions / seconds:,.0f}/s, {'imitation' if imitation else 'ppo'}, "
+                    + " ".join(played),
+                    flush=True,
+                )
+            if (
+                not imitation
+                and args.pool_every
+                and progress["iteration"] % args.pool_every == 0
+                and args.pool_size
+            ):
+                pool = (pool + [{k: v.detach().clone() for k, v in net.state_dict().items()}])[
+                    -args.pool_size :
+                ]
+            if args.eval_every and progress["decisions"] >= progress["next_eval"]:
+                progress["next_eval"] += args.eval_every
+                run_evaluation()
+            if progress["iteration"] % args.checkpoint_every == 0:
+                save_checkpoint()
+        run_evaluation()
+    except KeyboardInterrupt:
+        stopped = "interrupted (Ctrl-C)"
+    save_checkpoint()
+    summary = {
+        "family": game,
+        "run_dir": str(run),
+        "iterations": progress["iteration"],
+        "decisions": progress["decisions"],
+        "imitation_decisions": progress["imitation"],
+        "minutes": round(progress["elapsed_s"] / 60, 2),
+        "wall_minutes": round((time.perf_counter() - started) / 60, 2),
+        "stopped": stopped,
+        "policy": str(policy_path),
+        "checkpoint": str(checkpoint_path),
+        "evaluation": [e for e in progress["evals"] if e["iteration"] == progress["iteration"]],
+    }
+    (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
+_BUDGETS = (
+    "minutes",
+    "total_decisions",
+    "run_dir",
+    "resume",
+    "device",
+    "threads",
+    "eval_every",
+    "eval_deals",
+    "eval_opponents",
+    "checkpoint_every",
+    "progress",
+    "tensorboard",
+    "precision",
+)
+"""Settings a resumed run may change (as :data:`training.config.RESUMABLE_CHANGES`)."""
+_EVAL_COLUMNS = ("opponent", "deals", "ppo_points", "opponent_points", "diff", "ci95", "illegal")
+
+
+def _plain(mix: MixtureSettings) -> dict[str, Any]:
+    return {
+        "family": mix.family,
+        "shards": mix.shards,
+        "configs": [list(c) for c in mix.configs],
+        "eval_presets": list(mix.eval_presets),
+    }
+
+
+def _append_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        if new:
+            writer.writeheader()
+        writer.writerows(rows)
+
+
+def _configs(text: str) -> tuple[tuple[str, int], ...]:
+    out = []
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        preset, _, n = item.rpartition("-")
+        if not preset or not n.rstrip("p").isdigit():
+            raise argparse.ArgumentTypeError(f"a configuration is PRESET-N such as hearts-4, got {item!r}")
+        out.append((preset, int(n.rstrip("p"))))
+    return tuple(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.mixture [flags]``: train one network for a family; print its summary."""
+    parser = add_arguments(
+        ArgumentParser(prog="python -m training.mixture", description=__doc__.split("\n")[0])
+    )
+    parser.add_argument("--family", default="hearts", choices=("hearts", "smear"), help="the game family")
+    parser.add_argument(
+        "--shards", type=int, default=SHARDS, help="rollout shards per iteration, each its own configuration"
+    )
+    parser.add_argument(
+        "--configs", type=_configs, default=(), help="draw from these PRESET-N only (comma-separated)"
+    )
+    parser.add_argument(
+        "--eval-presets", default="", help="presets of the periodic evaluation (default: all)"
+    )
+    add_debug(parser)
+
+    def run(namespace: argparse.Namespace) -> int:
+        extra = {name: getattr(namespace, name) for name in ("family", "shards", "configs", "eval_presets")}
+        for name in extra:
+            delattr(namespace, name)
+        presets = tuple(filter(None, (x.strip() for x in extra["eval_presets"].split(","))))
+        mix = MixtureSettings(extra["family"], extra["shards"], extra["configs"], presets)
+        summary = train_mixture(args_from(namespace), mix)
+        print(json.dumps(summary, indent=1))
+        return 130 if summary["stopped"].startswith("interrupted") else 0
+
+    return run_command(parser, argv, run)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
