@@ -2,6 +2,7 @@
 
 Commands
     tournament   duplicate tournament between agents (:mod:`evaluation.duplicate`)
+    leaderboard  every agent against every preset (:mod:`evaluation.leaderboard`)
     train        PPO self-play training (:mod:`training.ppo`)
     bench        throughput table beside OpenSpiel (:mod:`benchmarks.throughput`)
     play         play one seat yourself in the terminal against agents (:mod:`hearts_cli.play`)
@@ -164,6 +165,78 @@ def _tournament(args: argparse.Namespace) -> int:
     return 1 if illegal else 0
 
 
+def _add_leaderboard(commands: argparse._SubParsersAction) -> None:
+    from evaluation.leaderboard import DEFAULT_AGENTS
+
+    p = commands.add_parser(
+        "leaderboard",
+        help="every agent against every preset (duplicate deals, 95%% intervals)",
+        description="Every agent alone against the reference field (its family's heuristic) in every "
+        "preset at its default player count: a duplicate tournament per cell, resumable from --dir. "
+        "Writes the JSON, a Markdown table and a PNG heatmap (docs/leaderboard.md).",
+    )
+    p.add_argument(
+        "--agents", type=comma_list(agent_spec, "agent spec"), metavar="A,B", default=list(DEFAULT_AGENTS),
+        help=f"the rows: agent specs (default: {','.join(DEFAULT_AGENTS)}; add a universal network as "
+        "ppo:checkpoint=PATH:label=ppo-universal)",
+    )  # fmt: skip
+    p.add_argument("--presets", type=comma_list(str, "preset"), metavar="P,Q", default=None,
+                   help="the columns (default: every preset)")  # fmt: skip
+    p.add_argument("--all-counts", action="store_true", help="every player count, not only the default")
+    p.add_argument("--deals", type=positive_int, default=200, help="distinct deals a cell (default: 200)")
+    p.add_argument(
+        "--tables", type=positive_int, default=100, help="duplicate tables side by side (default: 100)"
+    )
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument(
+        "--streams", type=positive_int, default=1, metavar="S", help="random streams a cell (for --ray)"
+    )
+    add_ray_flags(p, "each cell's streams")
+    p.add_argument(
+        "--dir", type=Path, default=Path("leaderboard"), help="the cells' resumable tournament files"
+    )
+    p.add_argument(
+        "--json", type=Path, default=Path("leaderboard/leaderboard.json"), help="the leaderboard JSON"
+    )
+    p.add_argument("--markdown", type=Path, default=None, help="the Markdown table (default: beside --json)")
+    p.add_argument(
+        "--png", type=Path, default=None, help="the heatmap (default: beside --json, with matplotlib)"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_debug(p, top=False)
+    p.set_defaults(run=_leaderboard)
+
+
+def _leaderboard(args: argparse.Namespace) -> int:
+    from evaluation import leaderboard
+    from hearts_env.presets import PRESETS
+
+    pool = None
+    if args.ray is not None:
+        from evaluation.ray_pool import RayPool, import_ray
+
+        import_ray()
+        pool = RayPool(args.ray, args.ray_actors)
+    elif args.ray_actors:
+        raise ValueError("--ray-actors needs --ray ADDRESS (local, auto or HOST:PORT)")
+    markdown = args.markdown or args.json.with_suffix(".md")
+    png = args.png or (args.json.with_suffix(".png") if _has("matplotlib") else None)
+    command = "hearts-env " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
+
+    def save(board: dict) -> None:
+        leaderboard.write_outputs(board, args.json, None, None)
+
+    board = leaderboard.run(
+        args.agents, args.presets or list(PRESETS), all_counts=args.all_counts, deals=args.deals,
+        tables=args.tables, seed=args.seed, directory=args.dir, pool=pool, streams=args.streams,
+        command=command, progress=not args.quiet, save=save,
+    )  # fmt: skip
+    leaderboard.write_outputs(board, args.json, markdown, png)
+    print(leaderboard.headline(board))
+    print(f"wrote {args.json}, {markdown}" + (f", {png}" if png else ""))
+    return 0
+
+
 def _has(module: str) -> bool:
     """Whether optional dependency ``module`` is installed."""
     try:
@@ -221,6 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_debug(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="command")
     _add_tournament(commands)
+    _add_leaderboard(commands)
     _add_train(commands)
     _add_bench(commands)
     from hearts_cli.play import add_parser as _add_play

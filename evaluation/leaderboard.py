@@ -1,0 +1,344 @@
+"""The leaderboard: every agent against every preset, in one table (``hearts-env leaderboard``).
+
+Each cell is one duplicate tournament (:mod:`evaluation.duplicate`): the agent alone (with copies
+of itself as its partners in a partnership game) against the **reference field**, copies of its
+family's heuristic (``strategy`` in the Hearts family, ``smear`` in Smear), on ``deals`` deals
+replayed with the agent in every seat. The number is the tournament's pair difference: the
+agent's mean points a deal minus the reference's, with its 95% interval. In the Hearts family
+fewer points are better, in Smear more; a cell is **better** or **worse** when its interval
+excludes 0, else **no difference**. The reference itself is 0 by definition and is not played.
+
+An agent that cannot play a configuration (a Hearts heuristic in Smear, ``ismcts`` outside
+OpenSpiel's rules, ``ppo`` where no specialist ships, an optional dependency missing) has an
+empty cell with the reason in the JSON. The ``ppo`` row is the shipped specialists only; a
+universal network is a row of its own (``ppo:checkpoint=PATH:label=ppo-universal``).
+
+Every cell's tournament keeps its own resumable JSON under ``--dir``, so a stopped leaderboard
+goes on where it stopped, and a finished cell is read back, not played again; ``--ray`` plays
+each tournament's streams on Ray actors. The outputs (:func:`write_outputs`): the JSON (every cell
+with its command, the commit and date), a Markdown table (:func:`markdown`), the README's
+headline rows (:func:`headline`) and a PNG heatmap (agents × presets; colour = the agent's
+advantage over the reference in points a deal, as a share of the deal's stake, green better).
+The committed one is ``docs/leaderboard.md``; ``tests/test_leaderboard.py`` checks that it and the
+README's rows are rendered from ``docs/leaderboard.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import agents
+from evaluation.duplicate import Tournament, TournamentConfig
+from evaluation.progress import progress_bar
+from evaluation.provenance import run_record
+from hearts_env.families import family
+from hearts_env.presets import PRESETS, make_rules
+from hearts_env.rules import Rules
+
+DEFAULT_AGENTS = ("random", "lowest", "ducker", "strategy", "smear", "ismcts", "pimc", "ppo")
+"""The rows of a leaderboard when ``--agents`` names none (a universal network is added by spec)."""
+
+FORMAT = "hearts-env-leaderboard/1"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One agent in one configuration: what to play, or why not."""
+
+    agent: str
+    preset: str
+    num_players: int
+    spec: str | None
+    reason: str | None = None
+
+
+def reference(rules: Rules) -> str:
+    """The reference field's agent of ``rules``' family."""
+    return agents.family_defaults(rules.game).heuristic
+
+
+def label_of(spec: str) -> str:
+    """The row name of an agent spec: its ``label=``, else its short default."""
+    return agents.labels([spec])[0]
+
+
+def plan(
+    agent_specs: Sequence[str], presets: Sequence[str], all_counts: bool = False
+) -> tuple[list[str], list[tuple[str, int]], list[Cell]]:
+    """(row names, configurations, cells) of a leaderboard: each agent at each preset's default
+    player count (``all_counts``: every count), with why where it does not play."""
+    configs = [
+        (p, n) for p in presets for n in (PRESETS[p].counts if all_counts else (PRESETS[p].default_players,))
+    ]
+    names = [label_of(spec) for spec in agent_specs]
+    cells = []
+    for spec, name in zip(agent_specs, names):
+        for preset, n in configs:
+            cells.append(_cell(spec, name, make_rules(preset, num_players=n)))
+    return names, configs, cells
+
+
+def _cell(spec: str, name: str, rules: Rules) -> Cell:
+    where = (name, rules.preset, rules.num_players)
+    if spec == reference(rules):
+        return Cell(*where, None, "reference")
+    try:
+        agent = agents.from_spec(spec, rules)
+    except ImportError as error:
+        return Cell(*where, None, f"not installed ({str(error).splitlines()[0][:120]})")
+    except ValueError as error:
+        return Cell(*where, None, " ".join(str(error).split())[:200])
+    if agents.parse_spec(spec)[0] == "ppo" and getattr(agent, "network", "given") == "universal":
+        return Cell(*where, None, "no specialist ships (the universal network is its own row)")
+    return Cell(*where, spec)
+
+
+def _file_name(cell: Cell) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{cell.agent}__{cell.preset}-{cell.num_players}p") + ".json"
+
+
+def play_cell(
+    cell: Cell, deals: int, tables: int, seed: int, directory: Path, pool: Any = None, streams: int = 1
+) -> dict[str, Any]:
+    """Play (or read back) one cell's tournament; its summary for the leaderboard JSON."""
+    rules = make_rules(cell.preset, num_players=cell.num_players)
+    ref = reference(rules)
+    seats = [cell.spec if rules.team_of[s] == rules.team_of[0] else ref for s in range(rules.num_players)]
+    config = TournamentConfig(
+        preset=cell.preset,
+        num_players=cell.num_players,
+        agents=seats,
+        deals=deals,
+        tables=min(tables, deals),
+        seed=seed,
+        streams=streams,
+    )
+    path = directory / _file_name(cell)
+    command = (
+        f"hearts-env tournament --preset {cell.preset} --players {cell.num_players} --agents "
+        f"{','.join(seats)} --deals {deals} --tables {config.tables} --seed {seed} --json {path}"
+    )
+    tournament = Tournament(
+        config, json_path=path, progress=False, labels={cell.spec: cell.agent}, command=command
+    )
+    report = tournament.run(pool=pool)
+    pair = next(p for p in report["pairs"] if {p["a"], p["b"]} == {cell.agent, ref})
+    sign = 1 if pair["a"] == cell.agent else -1
+    times = {row["name"]: row.get("ms_per_decision") for row in report.get("move_times", [])}
+    diff, ci = sign * pair["mean_diff"], pair["ci95"]
+    better = family(rules).better
+    good = diff + ci < 0 if better == "lower" else diff - ci > 0
+    bad = diff - ci > 0 if better == "lower" else diff + ci < 0
+    return {
+        "agent": cell.agent,
+        "spec": cell.spec,
+        "preset": cell.preset,
+        "num_players": cell.num_players,
+        "reference": ref,
+        "deals": report["deals"],
+        "diff": round(diff, 4),
+        "ci95": round(ci, 4),
+        "verdict": "better" if good else "worse" if bad else "no difference",
+        "ms_per_decision": times.get(cell.agent),
+        "record": str(path),
+        "command": command,
+    }
+
+
+def run(
+    agent_specs: Sequence[str],
+    presets: Sequence[str],
+    *,
+    all_counts: bool = False,
+    deals: int = 200,
+    tables: int = 100,
+    seed: int = 0,
+    directory: Path = Path("leaderboard"),
+    pool: Any = None,
+    streams: int = 1,
+    command: str | None = None,
+    progress: bool = True,
+    save: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Play every cell (resuming from ``directory``) and return the leaderboard's content;
+    ``save`` is called with it after every cell."""
+    for spec in agent_specs:
+        agents.parse_spec(spec)  # a bad spec: one ValueError before anything plays
+    for preset in presets:
+        if preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}: choose among {', '.join(PRESETS)}")
+    names, configs, cells = plan(agent_specs, presets, all_counts)
+    directory.mkdir(parents=True, exist_ok=True)
+    board: dict[str, Any] = {
+        "format": FORMAT,
+        "run": run_record(command),
+        "deals": deals,
+        "tables": tables,
+        "seed": seed,
+        "all_counts": all_counts,
+        "agents": names,
+        "specs": list(agent_specs),
+        "configs": [
+            {
+                "preset": p,
+                "num_players": n,
+                "family": PRESETS[p].game,
+                "reference": reference(make_rules(p, num_players=n)),
+            }
+            for p, n in configs
+        ],
+        "cells": [],
+    }
+    todo = [c for c in cells if c.spec is not None]
+    bar = progress_bar(total=len(todo), unit="cell", disable=not progress, desc="leaderboard")
+    try:
+        for cell in cells:
+            if cell.spec is None:
+                board["cells"].append(
+                    {
+                        "agent": cell.agent,
+                        "preset": cell.preset,
+                        "num_players": cell.num_players,
+                        "reason": cell.reason,
+                    }
+                )
+                continue
+            bar.set_description(f"{cell.agent} in {cell.preset}-{cell.num_players}p")
+            board["cells"].append(play_cell(cell, deals, tables, seed, directory, pool, streams))
+            bar.update(1)
+            if save is not None:
+                save(board)
+    finally:
+        bar.close()
+    return board
+
+
+# ---------------------------------------------------------------------- rendering
+def _cell_text(cell: dict[str, Any]) -> str:
+    if "diff" not in cell:
+        return "ref." if cell.get("reason") == "reference" else "–"
+    text = f"{cell['diff']:+.2f} ± {cell['ci95']:.2f}"
+    return f"**{text}**" if cell["verdict"] == "better" else text
+
+
+def _find(board: dict[str, Any], agent: str, preset: str, n: int) -> dict[str, Any]:
+    return next(
+        c for c in board["cells"] if (c["agent"], c["preset"], c["num_players"]) == (agent, preset, n)
+    )
+
+
+def markdown(board: dict[str, Any], links: dict[str, str] | None = None) -> str:
+    """The leaderboard as a Markdown page (rendered from its JSON alone; ``links``: what to link,
+    e.g. ``{"numbers": "leaderboard.json"}``, paths relative to the page)."""
+    run_info = board["run"]
+    lines = [
+        "# Leaderboard",
+        "",
+        "Every agent alone (its partners its own copies) against the reference field, copies of the "
+        "family's heuristic (`strategy` in the Hearts family, `smear` in Smear), on the same duplicate "
+        "deals. A cell is the agent's mean points a deal minus the reference's, with its 95% interval: "
+        "**lower is better in the Hearts family, higher in Smear**. Bold: better than the reference (the "
+        "interval excludes 0); `ref.`: the reference itself; –: the agent does not play that "
+        "configuration (the reason is in the JSON).",
+        "",
+        f"{board['deals']} deals a cell, seed {board['seed']}. Made by `{run_info.get('command')}` "
+        f"at commit `{str(run_info.get('commit'))[:12]}` on {str(run_info.get('date'))[:10]}."
+        + "".join(f" The {what}: [{where}]({where})." for what, where in (links or {}).items()),
+        "",
+        "| preset | players | " + " | ".join(board["agents"]) + " |",
+        "|---|---:|" + "---:|" * len(board["agents"]),
+    ]
+    for config in board["configs"]:
+        p, n = config["preset"], config["num_players"]
+        row = [_cell_text(_find(board, a, p, n)) for a in board["agents"]]
+        lines.append(f"| {p} | {n} | " + " | ".join(row) + " |")
+    lines += ["", "## Each agent in a line", "", headline(board), ""]
+    return "\n".join(lines)
+
+
+def headline(board: dict[str, Any]) -> str:
+    """The README's rows: per agent, in how many configurations it is better, the same, worse."""
+    lines = [
+        "| agent | configurations played | better | no difference | worse |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for agent in board["agents"]:
+        cells = [c for c in board["cells"] if c["agent"] == agent and "diff" in c]
+        if not cells:
+            continue
+        counts = {v: sum(c["verdict"] == v for c in cells) for v in ("better", "no difference", "worse")}
+        lines.append(
+            f"| {agent} | {len(cells)} | {counts['better']} | {counts['no difference']} | {counts['worse']} |"
+        )
+    return "\n".join(lines)
+
+
+def write_png(board: dict[str, Any], path: Path) -> None:
+    """The heatmap: agents × configurations, colour = advantage over the reference as a share of
+    the deal's stake (green better), each cell's number and interval written in it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    configs = board["configs"]
+    grid = np.full((len(board["agents"]), len(configs)), np.nan)
+    for j, config in enumerate(configs):
+        rules = make_rules(config["preset"], num_players=config["num_players"])
+        record = family(rules)
+        sign = -1 if record.better == "lower" else 1
+        for i, agent in enumerate(board["agents"]):
+            cell = _find(board, agent, config["preset"], config["num_players"])
+            if "diff" in cell:
+                grid[i, j] = sign * cell["diff"] * record.reward_scale(rules)
+            elif cell.get("reason") == "reference":
+                grid[i, j] = 0.0
+    fig, ax = plt.subplots(figsize=(1.0 + 0.62 * len(configs), 1.2 + 0.55 * len(board["agents"])))
+    limit = max(0.05, float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0)
+    ax.imshow(grid, cmap="RdYlGn", vmin=-limit, vmax=limit, aspect="auto")
+    for j, config in enumerate(configs):
+        for i, agent in enumerate(board["agents"]):
+            cell = _find(board, agent, config["preset"], config["num_players"])
+            text = (
+                f"{cell['diff']:+.1f}\n±{cell['ci95']:.1f}"
+                if "diff" in cell
+                else ("ref." if cell.get("reason") == "reference" else "–")
+            )
+            ax.text(j, i, text, ha="center", va="center", fontsize=6)
+    ax.set_xticks(
+        range(len(configs)),
+        [f"{c['preset']}-{c['num_players']}" for c in configs],
+        rotation=70,
+        ha="right",
+        fontsize=7,
+    )
+    ax.set_yticks(range(len(board["agents"])), board["agents"], fontsize=8)
+    ax.set_title(
+        "points a deal minus the reference field's\n(Hearts: lower is better; Smear: higher; green: better)",
+        fontsize=8,
+    )
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+
+
+def write_outputs(
+    board: dict[str, Any], json_path: Path, markdown_path: Path | None, png_path: Path | None
+) -> None:
+    """The JSON, and (where given) the Markdown page and the heatmap rendered from it."""
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(board, indent=1) + "\n")
+    if markdown_path:
+        links = {"numbers": json_path} | ({"heatmap": png_path} if png_path else {})
+        relative = {what: os.path.relpath(path, markdown_path.parent) for what, path in links.items()}
+        markdown_path.write_text(markdown(board, relative))
+    if png_path:
+        write_png(board, png_path)

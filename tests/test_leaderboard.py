@@ -1,0 +1,72 @@
+"""The leaderboard (:mod:`evaluation.leaderboard`, ``hearts-env leaderboard``): cells, resuming,
+rendering, and the committed page and README rows rendered from the committed JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from evaluation import leaderboard
+from hearts_cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMITTED = ROOT / "docs" / "leaderboard.json"
+
+
+def test_a_small_leaderboard_plays_resumes_and_renders(tmp_path):
+    specs = ["random", "strategy", "smear", "ducker"]
+    board = leaderboard.run(
+        specs, ["hearts", "smear_widow"], deals=6, tables=6, directory=tmp_path, progress=False
+    )
+    cells = {(c["agent"], c["preset"]): c for c in board["cells"]}
+    assert cells[("strategy", "hearts")]["reason"] == "reference"
+    assert cells[("smear", "smear_widow")]["reason"] == "reference"
+    assert "Smear-family presets only" in cells[("smear", "hearts")]["reason"]
+    assert "ducker" in cells[("ducker", "smear_widow")]["reason"]
+    random_hearts = cells[("random", "hearts")]
+    assert random_hearts["deals"] == 6 and random_hearts["reference"] == "strategy"
+    assert random_hearts["verdict"] in ("better", "worse", "no difference")
+    # Random play takes more points than strategy: a positive difference (fewer points are better).
+    assert random_hearts["diff"] > 0
+    assert cells[("random", "smear_widow")]["diff"] < 0  # and makes fewer in Smear
+    again = leaderboard.run(
+        specs, ["hearts", "smear_widow"], deals=6, tables=6, directory=tmp_path, progress=False
+    )
+    assert [c.get("diff") for c in again["cells"]] == [c.get("diff") for c in board["cells"]]  # read back
+    page = leaderboard.markdown(board, {"numbers": "x.json"})
+    assert f"| hearts | 4 | {random_hearts['diff']:+.2f} ± {random_hearts['ci95']:.2f} |" in page
+    assert "| random | 2 |" in leaderboard.headline(board)
+    pytest.importorskip("matplotlib")
+    leaderboard.write_outputs(board, tmp_path / "b.json", tmp_path / "b.md", tmp_path / "b.png")
+    assert (tmp_path / "b.png").stat().st_size > 1000
+    assert json.loads((tmp_path / "b.json").read_text())["cells"] == board["cells"]
+
+
+def test_bad_input_is_refused_in_one_line(capsys, tmp_path):
+    assert (
+        main(["leaderboard", "--presets", "nope", "--dir", str(tmp_path), "--json", str(tmp_path / "l.json")])
+        == 2
+    )
+    assert "unknown preset 'nope'" in capsys.readouterr().err
+    assert main(["leaderboard", "--agents", "no_such_agent", "--dir", str(tmp_path)]) == 2
+
+
+@pytest.mark.skipif(not COMMITTED.exists(), reason="no committed leaderboard")
+def test_the_committed_page_and_the_readme_rows_are_rendered_from_the_json():
+    board = json.loads(COMMITTED.read_text())
+    page = ROOT / "docs" / "leaderboard.md"
+    links = {"numbers": "leaderboard.json", "heatmap": os.path.join("_static", "leaderboard.png")}
+    assert page.read_text() == leaderboard.markdown(board, links), (
+        "run the command in docs/leaderboard.md again"
+    )
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"<!-- leaderboard -->\n(.*?)\n<!-- /leaderboard -->", readme, re.S)
+    assert block, "the README has no <!-- leaderboard --> block"
+    assert block.group(1) == leaderboard.headline(board)
+    assert (ROOT / "docs" / "_static" / "leaderboard.png").exists()
+    for cell in board["cells"]:
+        assert "diff" in cell or cell.get("reason"), cell
