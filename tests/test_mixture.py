@@ -4,6 +4,7 @@ policy in other configurations, resuming."""
 from __future__ import annotations
 
 import csv
+import shutil
 from collections import Counter
 
 import numpy as np
@@ -11,6 +12,8 @@ import pytest
 
 pytest.importorskip("torch")
 
+import agents  # noqa: E402
+import agents.ppo  # noqa: E402
 from agents.ppo import PPOAgent  # noqa: E402
 from evaluation.duplicate import Tournament, TournamentConfig  # noqa: E402
 from hearts_env.presets import PRESETS, all_configs, make_rules  # noqa: E402
@@ -57,7 +60,7 @@ def _args(run_dir, **changes):
     return Args(**settings)
 
 
-def test_a_short_run_plays_every_configuration_and_resumes(tmp_path):
+def test_a_short_run_plays_every_configuration_and_resumes(tmp_path, monkeypatch):
     mix = MixtureSettings(
         "hearts", shards=2, configs=(("hearts", 4), ("black_maria", 3)), eval_presets=("hearts",)
     )
@@ -79,6 +82,15 @@ def test_a_short_run_plays_every_configuration_and_resumes(tmp_path):
         )
         report = Tournament(config, progress=False).run()
         assert sum(row["illegal"] for row in report["agents"]) == 0
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    shutil.copy(policy, shipped / "universal-hearts.pt")
+    shutil.copy(agents.ppo.shipped_path("hearts", 4), shipped / "hearts-4p.pt")
+    monkeypatch.setattr(agents.ppo, "SHIPPED_DIR", shipped)
+    assert agents.make("ppo", "spot_hearts", 5).network == "universal"
+    assert agents.make("ppo", "hearts", 4).network == "specialist"
+    with pytest.raises(ValueError, match="no PPO checkpoint ships for smear_widow"):
+        agents.make("ppo", "smear_widow")
     with pytest.raises(ValueError, match="universal network of the 'hearts' family"):
         PPOAgent(make_rules("smear_widow"), checkpoint=policy)
     with pytest.raises(FileExistsError, match="--resume"):
