@@ -28,7 +28,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
-DOCUMENTS = (ROOT / "README.md", RESULTS / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+RENDERED_WHOLE = ("leaderboard.md",)
+"""Docs pages rendered whole from their own JSON (``docs/leaderboard.md`` from
+``docs/leaderboard.json``, checked by ``tests/test_leaderboard.py``), not made of figure blocks."""
+DOCUMENTS = (
+    ROOT / "README.md",
+    RESULTS / "README.md",
+    *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name not in RENDERED_WHOLE),
+)
 """Every document whose measured numbers must come from results/: the README, results/README.md
 and the docs pages (a docs page may hold no figure block at all)."""
 MINUS = "−"  # the typeset minus sign of the prose and of the README's tables

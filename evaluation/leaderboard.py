@@ -14,7 +14,10 @@ empty cell with the reason in the JSON. The ``ppo`` row is the shipped specialis
 universal network is a row of its own (``ppo:checkpoint=PATH:label=ppo-universal``).
 
 Every cell's tournament keeps its own resumable JSON under ``--dir``, so a stopped leaderboard
-goes on where it stopped, and a finished cell is read back, not played again; ``--ray`` plays
+goes on where it stopped, and a finished cell is read back, not played again. A cell already in
+the leaderboard JSON (``previous``: the same agent spec, configuration, deals, tables and seed) is
+taken from it as it stands, with the commit it was played at, so adding a row to a committed
+leaderboard plays that row's cells only; ``--ray`` plays
 each tournament's streams on Ray actors. The outputs (:func:`write_outputs`): the JSON (every cell
 with its command, the commit and date), a Markdown table (:func:`markdown`), the README's
 headline rows (:func:`headline`) and a PNG heatmap (agents × presets; colour = the agent's
@@ -165,9 +168,12 @@ def run(
     command: str | None = None,
     progress: bool = True,
     save: Callable[[dict[str, Any]], None] | None = None,
+    previous: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play every cell (resuming from ``directory``) and return the leaderboard's content;
-    ``save`` is called with it after every cell."""
+    ``save`` is called with it after every cell. ``previous``: an earlier leaderboard's content
+    (its JSON) whose finished cells of the same spec, configuration, deals, tables and seed are
+    taken as they stand instead of being played."""
     for spec in agent_specs:
         agents.parse_spec(spec)  # a bad spec: one ValueError before anything plays
     for preset in presets:
@@ -195,7 +201,8 @@ def run(
         ],
         "cells": [],
     }
-    todo = [c for c in cells if c.spec is not None]
+    done = _finished(previous, deals, tables, seed)
+    todo = [c for c in cells if c.spec is not None and _key(c) not in done]
     bar = progress_bar(total=len(todo), unit="cell", disable=not progress, desc="leaderboard")
     try:
         for cell in cells:
@@ -209,14 +216,51 @@ def run(
                     }
                 )
                 continue
+            if _key(cell) in done:
+                board["cells"].append(done[_key(cell)])
+                continue
             bar.set_description(f"{cell.agent} in {cell.preset}-{cell.num_players}p")
-            board["cells"].append(play_cell(cell, deals, tables, seed, directory, pool, streams))
+            played = play_cell(cell, deals, tables, seed, directory, pool, streams)
+            board["cells"].append({**played, "commit": board["run"].get("commit")})
             bar.update(1)
             if save is not None:
                 save(board)
     finally:
         bar.close()
     return board
+
+
+def _key(cell: Cell | dict[str, Any]) -> tuple[Any, ...]:
+    if isinstance(cell, Cell):
+        return (cell.agent, cell.spec, cell.preset, cell.num_players)
+    return (cell["agent"], cell.get("spec"), cell["preset"], cell["num_players"])
+
+
+def _finished(
+    previous: dict[str, Any] | None, deals: int, tables: int, seed: int
+) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The played cells of an earlier leaderboard that a run with these settings may take as they
+    stand (each keeps the commit it was played at; the earliest leaderboards recorded it only for
+    the whole run)."""
+    if not previous or previous.get("format") != FORMAT:
+        return {}
+    if (previous.get("deals"), previous.get("tables"), previous.get("seed")) != (deals, tables, seed):
+        return {}
+    commit = previous.get("run", {}).get("commit")
+    return {
+        _key(c): {**c, "commit": c.get("commit", commit)}
+        for c in previous.get("cells", [])
+        if "diff" in c and c.get("deals") == deals
+    }
+
+
+def commits(board: dict[str, Any]) -> list[str]:
+    """The commits the played cells of ``board`` come from, the oldest-listed first."""
+    seen: dict[str, None] = {}
+    for cell in board["cells"]:
+        if "diff" in cell:
+            seen.setdefault(str(cell.get("commit") or board["run"].get("commit")), None)
+    return list(seen)
 
 
 # ---------------------------------------------------------------------- rendering
@@ -249,6 +293,7 @@ def markdown(board: dict[str, Any], links: dict[str, str] | None = None) -> str:
         "",
         f"{board['deals']} deals a cell, seed {board['seed']}. Made by `{run_info.get('command')}` "
         f"at commit `{str(run_info.get('commit'))[:12]}` on {str(run_info.get('date'))[:10]}."
+        + _provenance(board)
         + "".join(f" The {what}: [{where}]({where})." for what, where in (links or {}).items()),
         "",
         "| preset | players | " + " | ".join(board["agents"]) + " |",
@@ -260,6 +305,16 @@ def markdown(board: dict[str, Any], links: dict[str, str] | None = None) -> str:
         lines.append(f"| {p} | {n} | " + " | ".join(row) + " |")
     lines += ["", "## Each agent in a line", "", headline(board), ""]
     return "\n".join(lines)
+
+
+def _provenance(board: dict[str, Any]) -> str:
+    played = commits(board)
+    if len(played) < 2:
+        return ""
+    return (
+        " Cells taken from an earlier run keep the commit they were played at (each cell's `commit` "
+        "in the JSON): " + ", ".join(f"`{c[:12]}`" for c in played) + "."
+    )
 
 
 def headline(board: dict[str, Any]) -> str:
@@ -342,3 +397,14 @@ def write_outputs(
         markdown_path.write_text(markdown(board, relative))
     if png_path:
         write_png(board, png_path)
+
+
+def read(path: Path) -> dict[str, Any]:
+    """A leaderboard JSON written by :func:`write_outputs` (a clear error for anything else)."""
+    try:
+        board = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{path} is not a readable leaderboard JSON ({error})") from None
+    if not isinstance(board, dict) or board.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a leaderboard JSON (format {FORMAT!r}); choose another --json")
+    return board

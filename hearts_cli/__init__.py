@@ -172,7 +172,8 @@ def _add_leaderboard(commands: argparse._SubParsersAction) -> None:
         "leaderboard",
         help="every agent against every preset (duplicate deals, 95%% intervals)",
         description="Every agent alone against the reference field (its family's heuristic) in every "
-        "preset at its default player count: a duplicate tournament per cell, resumable from --dir. "
+        "preset at its default player count: a duplicate tournament per cell, resumable from --dir; "
+        "cells already in --json (same spec, deals, tables, seed) are kept, not played again. "
         "Writes the JSON, a Markdown table and a PNG heatmap (docs/leaderboard.md).",
     )
     p.add_argument(
@@ -226,10 +227,11 @@ def _leaderboard(args: argparse.Namespace) -> int:
     def save(board: dict) -> None:
         leaderboard.write_outputs(board, args.json, None, None)
 
+    previous = leaderboard.read(args.json) if args.json.exists() else None
     board = leaderboard.run(
         args.agents, args.presets or list(PRESETS), all_counts=args.all_counts, deals=args.deals,
         tables=args.tables, seed=args.seed, directory=args.dir, pool=pool, streams=args.streams,
-        command=command, progress=not args.quiet, save=save,
+        command=command, progress=not args.quiet, save=save, previous=previous,
     )  # fmt: skip
     leaderboard.write_outputs(board, args.json, markdown, png)
     print(leaderboard.headline(board))
