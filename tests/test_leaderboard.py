@@ -73,7 +73,9 @@ def test_the_committed_page_and_the_readme_rows_are_rendered_from_the_json():
 
 
 def test_cells_of_the_leaderboard_json_are_kept_and_only_a_new_row_plays(tmp_path):
-    first = leaderboard.run(["random"], ["hearts"], deals=4, tables=4, directory=tmp_path / "a", progress=False)
+    first = leaderboard.run(
+        ["random"], ["hearts"], deals=4, tables=4, directory=tmp_path / "a", progress=False
+    )
     first["run"]["commit"] = "0123456789abcdef"  # as if played at another commit
     for cell in first["cells"]:
         cell.pop("commit", None)  # the earliest leaderboards recorded the commit for the run only
@@ -91,11 +93,28 @@ def test_cells_of_the_leaderboard_json_are_kept_and_only_a_new_row_plays(tmp_pat
         ["random"], ["hearts"], deals=4, tables=4, seed=1, directory=tmp_path / "c", progress=False,
         previous=first,
     )  # fmt: skip
-    assert (tmp_path / "c" / "random__hearts-4p.json").exists() and other["cells"][0]["commit"] != "0123456789abcdef"
+    assert (tmp_path / "c" / "random__hearts-4p.json").exists() and other["cells"][0][
+        "commit"
+    ] != "0123456789abcdef"
 
 
 def test_a_json_that_is_not_a_leaderboard_is_refused(tmp_path, capsys):
     path = tmp_path / "l.json"
     path.write_text('{"format": "something else"}')
-    assert main(["leaderboard", "--presets", "hearts", "--agents", "random", "--dir", str(tmp_path), "--json", str(path)]) == 2
+    assert (
+        main(
+            [
+                "leaderboard",
+                "--presets",
+                "hearts",
+                "--agents",
+                "random",
+                "--dir",
+                str(tmp_path),
+                "--json",
+                str(path),
+            ]
+        )
+        == 2
+    )
     assert "is not a leaderboard JSON" in capsys.readouterr().err
