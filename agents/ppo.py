@@ -21,7 +21,8 @@ player count of its family: its file says ``layout: "universal"``, and the agent
 observation and mask to the family's vocabulary and the chosen action back. Without
 ``checkpoint``, a configuration with no specialist plays the shipped universal network of its
 family (``agents/checkpoints/universal-<family>.pt``) where one ships; :attr:`PPOAgent.network`
-says which one plays.
+says which one plays, and ``network="universal"`` (the spec ``ppo:network=universal``) plays the
+universal network also where a specialist ships.
 
 Policy file (``torch.save`` of a dict, loaded with ``weights_only=True``): ``format``,
 ``preset``, ``num_players``, ``rules`` (``Rules.describe()``), ``obs_size``, ``num_actions``,
@@ -58,6 +59,10 @@ except ImportError as error:  # pragma: no cover - only without the training ext
     ) from error
 
 FORMAT = "hearts-env-ppo/1"
+NETWORKS = ("auto", "specialist", "universal")
+"""Values of the agent's ``network`` parameter: ``auto`` (the default) plays the specialist shipped
+for the configuration, else the family's shipped universal network; ``specialist`` and
+``universal`` play that one only (an error where it does not ship)."""
 """Version tag of the policy file layout."""
 CHECKPOINT_FORMAT = "hearts-env-ppo-checkpoint"
 """``format`` of a :mod:`training.ppo` resume checkpoint (its ``version`` says which layout)."""
@@ -268,8 +273,13 @@ class PPOAgent(Agent):
         checkpoint: str | Path | None = None,
         greedy: bool = True,
         device: str = "cpu",
+        network: str = "auto",
     ) -> None:
         super().__init__(rules)
+        if network not in NETWORKS:
+            raise ValueError(f"ppo parameter network must be one of {', '.join(NETWORKS)}, got {network!r}")
+        if checkpoint is not None and network != "auto":
+            raise ValueError("ppo: give checkpoint=PATH or network=..., not both")
         if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
             raise TypeError(
                 f"ppo parameter checkpoint must be a path (str or Path) to a policy file, "
@@ -283,10 +293,19 @@ class PPOAgent(Agent):
         self.network = "given"
         """Which network plays: ``"given"`` (``checkpoint``), ``"specialist"`` (shipped for this
         preset and player count) or ``"universal"`` (the family's shipped universal network)."""
+        if checkpoint is None and network == "universal":
+            path, self.network = universal_path(rules.game), "universal"
+            if not path.exists():
+                raise NoShippedCheckpointError(
+                    f"agent 'ppo': no universal network ships for the {rules.game} family "
+                    f"({path.name}); train one with `python -m training.mixture --family {rules.game}` "
+                    "and pass checkpoint=PATH"
+                )
+            checkpoint = path
         if checkpoint is None:
             path = shipped_path(rules.preset, rules.num_players)
             self.network = "specialist"
-            if not path.exists() and universal_path(rules.game).exists():
+            if network == "auto" and not path.exists() and universal_path(rules.game).exists():
                 path, self.network = universal_path(rules.game), "universal"
             if not path.exists():
                 ships = ", ".join(shipped()) or "none"  # no universal network of the family either

@@ -11,7 +11,8 @@ excludes 0, else **no difference**. The reference itself is 0 by definition and 
 An agent that cannot play a configuration (a Hearts heuristic in Smear, ``ismcts`` outside
 OpenSpiel's rules, ``ppo`` where no specialist ships, an optional dependency missing) has an
 empty cell with the reason in the JSON. The ``ppo`` row is the shipped specialists only; a
-universal network is a row of its own (``ppo:checkpoint=PATH:label=ppo-universal``).
+universal network is a row of its own (``ppo:network=universal:label=ppo-universal`` for the
+shipped one, ``ppo:checkpoint=PATH:label=NAME`` for another).
 
 Every cell's tournament keeps its own resumable JSON under ``--dir``, so a stopped leaderboard
 goes on where it stopped, and a finished cell is read back, not played again. A cell already in
@@ -97,7 +98,12 @@ def _cell(spec: str, name: str, rules: Rules) -> Cell:
         return Cell(*where, None, f"not installed ({str(error).splitlines()[0][:120]})")
     except ValueError as error:
         return Cell(*where, None, " ".join(str(error).split())[:200])
-    if agents.parse_spec(spec)[0] == "ppo" and getattr(agent, "network", "given") == "universal":
+    target, params = agents.parse_spec(spec)
+    if (
+        target == "ppo"
+        and params.get("network", "auto") == "auto"
+        and getattr(agent, "network", "") == "universal"
+    ):
         return Cell(*where, None, "no specialist ships (the universal network is its own row)")
     return Cell(*where, spec)
 

@@ -179,7 +179,7 @@ def _add_leaderboard(commands: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--agents", type=comma_list(agent_spec, "agent spec"), metavar="A,B", default=list(DEFAULT_AGENTS),
         help=f"the rows: agent specs (default: {','.join(DEFAULT_AGENTS)}; add a universal network as "
-        "ppo:checkpoint=PATH:label=ppo-universal)",
+        "ppo:network=universal:label=ppo-universal)",
     )  # fmt: skip
     p.add_argument("--presets", type=comma_list(str, "preset"), metavar="P,Q", default=None,
                    help="the columns (default: every preset)")  # fmt: skip

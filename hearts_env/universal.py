@@ -21,12 +21,11 @@ others          the same in every configuration (suits, pass directions, one fla
 
 and three pieces that say which configuration it is, constant through a game:
 
-``seats``   (S,)  1 for each relative seat at the table (the table size)
-``deck``    (54,) 1 for each card in play (removed cards and absent jokers 0)
-``rules``   (R,)  the rule options that differ between the family's configurations, one entry per
-                  value (``"moon=new"``, ``"bidding=auction"``, ``"pass_directions:left"``; a
-                  yes/no option is one entry, 1 for yes). An option value that no preset uses
-                  leaves its option's entries 0
+- ``seats`` (S,): 1 for each relative seat at the table (the table size);
+- ``deck`` (54,): 1 for each card in play (removed cards and absent jokers 0);
+- ``rules`` (R,): the rule options that differ between the family's configurations, one entry per
+  value (``"moon=new"``, ``"bidding=auction"``, ``"pass_directions:left"``; a yes/no option is one
+  entry, 1 for yes). An option value that no preset uses leaves its option's entries 0.
 
 The action vocabulary is the card slots then every decision name of the family
 (:attr:`Vocabulary.actions`); a configuration's mask is 0 outside its own actions.

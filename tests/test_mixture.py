@@ -89,6 +89,16 @@ def test_a_short_run_plays_every_configuration_and_resumes(tmp_path, monkeypatch
     monkeypatch.setattr(agents.ppo, "SHIPPED_DIR", shipped)
     assert agents.make("ppo", "spot_hearts", 5).network == "universal"
     assert agents.make("ppo", "hearts", 4).network == "specialist"
+    assert agents.make("ppo", "hearts", 4, network="universal").network == "universal"
+    assert agents.from_spec("ppo:network=universal", make_rules("hearts")).network == "universal"
+    with pytest.raises(ValueError, match="no PPO checkpoint ships for spot_hearts"):
+        agents.make("ppo", "spot_hearts", 5, network="specialist")
+    with pytest.raises(ValueError, match="no universal network ships for the smear family"):
+        agents.make("ppo", "smear_widow", network="universal")
+    with pytest.raises(ValueError, match="network must be one of auto, specialist, universal"):
+        agents.make("ppo", "hearts", 4, network="mine")
+    with pytest.raises(ValueError, match="not both"):
+        agents.make("ppo", "hearts", 4, network="universal", checkpoint=policy)
     with pytest.raises(ValueError, match="no PPO checkpoint ships for smear_widow"):
         agents.make("ppo", "smear_widow")
     with pytest.raises(ValueError, match="universal network of the 'hearts' family"):
