@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hearts_env.bits import BIT, U64, ZERO
+from hearts_env.bits import BIT, EMPTY, U64, ZERO
 from hearts_env.families import FAMILIES, family
 from hearts_env.phases import PLAYING
 from hearts_env.rules import Rules
@@ -310,6 +310,43 @@ class CardEngine:
     def advance(self, s: Any, actions: np.ndarray, bits: np.ndarray) -> np.ndarray:
         """The family's step of legal ``actions`` (``bits``: :func:`action_bits` of them)."""
         raise NotImplementedError
+
+    def replay_trick(
+        self,
+        s: Any,
+        rows: np.ndarray,
+        trick: np.ndarray,
+        seats: np.ndarray | None,
+        check: bool,
+        name: Callable[[int], str],
+    ) -> None:
+        """Play the trick in progress of the games ``rows`` again, card by card, for a family's
+        ``set_positions``: ``trick`` (G, K) holds the cards in the order played (``EMPTY`` after
+        the last), ``seats`` (G, K) who played each (None: the seats in turn from the leader). A
+        card that its seat did not hold or play in turn, or (``check``) that the rules did not allow,
+        is one ``ValueError`` naming the position and the card (``name``: a card's printed form)."""
+        for j in range(trick.shape[1]):
+            live = np.flatnonzero(trick[:, j] != EMPTY)
+            if not len(live):
+                break
+            part = s.take(rows[live])
+            cards = trick[live, j]
+            holding = part.hands[np.arange(len(live)), part.current] & BIT.take(cards)
+            wrong = holding == ZERO
+            if seats is not None:
+                wrong |= seats[live, j] != part.current
+            if wrong.any():
+                g = int(np.flatnonzero(wrong)[0])
+                raise ValueError(
+                    f"position {int(live[g])}: {name(int(cards[g]))} is card {j + 1} of the trick, "
+                    f"but seat {int(part.current[g])} is to play it and did not"
+                )
+            bad = self.illegal(part, cards) if check else np.zeros(len(live), bool)
+            if bad.any():
+                g = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"position {int(live[g])}: {self.explain_illegal(part, g, int(cards[g]))}")
+            self.advance(part, cards, BIT.take(cards))
+            s.put(rows[live], part)
 
     def illegal(
         self, s: Any, actions: np.ndarray, legal: np.ndarray | None = None, bits: np.ndarray | None = None

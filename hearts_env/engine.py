@@ -356,7 +356,6 @@ class Engine(CardEngine):
         played cards cannot tell whose a card is when both copies are played)."""
         p = self.num_players
         trick = pos.trick
-        on_table = trick != EMPTY
         if self.two_decks:
             self._set_cards_two_decks(s, rows, pos)
         else:
@@ -404,26 +403,7 @@ class Engine(CardEngine):
             self.start_play(s, rows[first])
         s.leader[rows[~first]] = s.current[rows[~first]] = pos.leader[~first]
         s.sync()
-        for j in range(p - 1):
-            live = np.flatnonzero(on_table[:, j])
-            if not len(live):
-                break
-            part = s.take(rows[live])
-            cards = trick[live, j]
-            holder = (part.hands & BIT.take(cards)[:, None]) != ZERO
-            wrong = ~holder[np.arange(len(live)), part.current]
-            if wrong.any():
-                g = int(np.flatnonzero(wrong)[0])
-                raise ValueError(
-                    f"position {int(live[g])}: {card_name(int(cards[g]))} is card {j + 1} of the trick, "
-                    f"but seat {int(part.current[g])} is to play it and did not"
-                )
-            bad = self.illegal(part, cards) if check_trick else np.zeros(len(live), bool)
-            if bad.any():
-                g = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"position {int(live[g])}: {self.explain_illegal(part, g, int(cards[g]))}")
-            self.advance(part, cards, BIT.take(cards))
-            s.put(rows[live], part)
+        self.replay_trick(s, rows, trick[:, : p - 1], None, check_trick, card_name)
         s.sync()
 
     def _set_cards_two_decks(self, s: State, rows: np.ndarray, pos: Any) -> None:

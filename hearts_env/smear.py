@@ -327,26 +327,7 @@ class SmearEngine(CardEngine):
         s.phase[rows] = PLAYING
         self._lead(s, rows, pos.leader)
         s.sync()
-        for j in range(pos.trick.shape[1]):
-            live = np.flatnonzero(pos.trick[:, j] != EMPTY)
-            if not len(live):
-                break
-            part = s.take(rows[live])
-            cards, seats = pos.trick[live, j], pos.trick_seats[live, j]
-            holding = part.hands[np.arange(len(live)), part.current] & BIT.take(cards)
-            wrong = (seats != part.current) | (holding == ZERO)
-            if wrong.any():
-                g = int(np.flatnonzero(wrong)[0])
-                raise ValueError(
-                    f"position {int(live[g])}: {card_symbol(int(cards[g]))} is card {j + 1} of the trick, "
-                    f"but seat {int(part.current[g])} is to play it and did not"
-                )
-            bad = self.illegal(part, cards) if check_trick else np.zeros(len(live), bool)
-            if bad.any():
-                g = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"position {int(live[g])}: {self._explain(part, g, int(cards[g]))}")
-            self.advance(part, cards, BIT.take(cards))
-            s.put(rows[live], part)
+        self.replay_trick(s, rows, pos.trick, pos.trick_seats, check_trick, card_symbol)
 
     def upgrade_saved(self, fields: dict[str, Any], batch: int) -> dict[str, Any]:
         """A version-1 state numbered Smear's phases apart from the Hearts family's (bid 3,
