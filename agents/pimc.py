@@ -1,14 +1,14 @@
 """``pimc``: perfect-information Monte Carlo search on the batched engine (every family).
 
-At each card play with a choice, the agent draws ``worlds`` deals of the hidden cards uniformly
-among those consistent with what its seat has seen (:func:`hearts_env.worlds.sample_worlds`:
-its hand, its passes, every card played and by whom, the voids shown), starts the engine from
-each world (:func:`hearts_env.worlds.world_positions`), plays every legal card in every world,
-plays the deal out with a rollout player (the family's heuristic, ``strategy`` or ``smear``, in
-every seat by default, or a bit-mask player of :mod:`hearts_env.rollouts`) and chooses the card
-with the best mean reward, the family's (own points, or the team's in partnership games; the
-moon and the variant's scoring are the engine's). All worlds × cards of all the games of one
-call form one engine batch.
+At each card play with a choice (and each bid, below), the agent draws ``worlds`` deals of the
+hidden cards uniformly among those consistent with what its seat has seen
+(:func:`hearts_env.worlds.sample_worlds`: its hand, its passes, every card played and by whom,
+the voids shown), starts the engine from each world (:func:`hearts_env.worlds.world_positions`),
+plays every legal card in every world, plays the deal out with a rollout player (the family's
+heuristic, ``strategy`` or ``smear``, in every seat by default, or a bit-mask player of
+:mod:`hearts_env.rollouts`) and chooses the card with the best mean reward, the family's (own
+points, or the team's in partnership games; the moon and the variant's scoring are the
+engine's). All worlds × cards of all the games of one call form one engine batch.
 
 * ``worlds`` (default 16): worlds per decision;
 * ``rollout`` (default: the family's heuristic, ``"strategy"`` or ``"smear"``): a player of
@@ -17,9 +17,15 @@ call form one engine batch.
   of those names), or any agent spec, which then plays every seat of the rollouts from its
   observations (``"strategy"``, or a checkpoint as ``"ppo;checkpoint=path"``: ``;`` for the
   spec's ``:`` inside a spec);
-* ``fallback`` (default: the family's heuristic): the agent for the decisions that are not
-  card plays (passing, bids, declarations, the named suit, the moon choice; Smear's bids,
-  trumps and discards).
+* ``bids`` (default true): search the bids made before any card has moved (Smear's bids, the
+  auction of Auction Hearts) as the cards are searched: each sampled world is dealt afresh
+  (:meth:`hearts_env.Table.deal`), the bids so far are made again by the seats that made them,
+  and every legal bid is played out by the rollout agent (an agent rollout only: the engine's
+  bit-mask players bid at random). A world that does not show the observer his hand, the bids
+  and his legal actions leaves the bid to ``fallback``; ``bids_searched`` counts the others;
+* ``fallback`` (default: the family's heuristic): the agent for the other decisions (passing,
+  declarations, the named suit, the moon choice; Smear's trumps and discards), and for the
+  bids where ``bids`` is false.
 
 Randomness comes from the ``rng`` given to :meth:`act` (a tournament's seeded generator), so a
 tournament with ``pimc`` replays exactly. ``last_ms_per_decision`` and ``decisions`` /
@@ -55,7 +61,13 @@ class PIMCAgent(Agent):
     games: ClassVar[tuple[str, ...]] = ("hearts", "smear")
 
     def __init__(
-        self, rules: Rules, *, worlds: int = 16, rollout: str | None = None, fallback: str | None = None
+        self,
+        rules: Rules,
+        *,
+        worlds: int = 16,
+        rollout: str | None = None,
+        fallback: str | None = None,
+        bids: bool = True,
     ) -> None:
         super().__init__(rules)
         if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
@@ -81,6 +93,11 @@ class PIMCAgent(Agent):
         self._positions = smear_world_positions if smear else world_positions
         self._tables: dict[int, Table] = {}
         self._playing = "phase" in self.layout.slices and "playing" in rules.phases
+        if not isinstance(bids, (bool, np.bool_)):
+            raise ValueError(f"pimc: bids must be true or false, got {bids!r}")
+        self._bidding = bool(bids) and "bid" in rules.phases and self.rollout_agent is not None
+        self.bids_searched = 0
+        """Bids chosen by search so far (the others went to ``fallback``)."""
         self.decisions = 0
         self.seconds = 0.0
         self.last_ms_per_decision = 0.0
@@ -101,6 +118,11 @@ class PIMCAgent(Agent):
         search = np.flatnonzero(playing & (cards.sum(axis=1) > 1))
         if len(search):
             actions[search] = self._search(observation[search], cards[search], rng)
+        for i in self._bid_rows(observation, mask, phase):
+            chosen = self._search_bid(observation[i], mask[i], rng)
+            if chosen >= 0:
+                actions[i] = chosen
+                self.bids_searched += 1
         spent = time.perf_counter() - start
         self.decisions += len(observation)
         self.seconds += spent
@@ -141,6 +163,73 @@ class PIMCAgent(Agent):
             best[i] = a[int(np.argmax(means))]
             offset += k
         return best
+
+    # ------------------------------------------------------------------ bids
+    def _bid_rows(self, observation: np.ndarray, mask: np.ndarray, phase: np.ndarray) -> np.ndarray:
+        """The rows bidding before any card has moved (no pass, discard, draw or play yet) with a
+        choice of bids: the public bids so far and the deal are all there is to know."""
+        if not self._bidding:
+            return np.zeros(0, np.int64)
+        bidding = phase[:, self.rules.phases.index("bid")] > 0.5
+        bidding &= (mask[:, self.rules.card_slots :] > 0).sum(axis=1) > 1
+        for name in ("played_by_seat", "passed", "received", "thrown"):
+            if name in self.layout.slices:
+                moved = self.layout.view(observation, name).reshape(len(observation), -1)
+                bidding &= ~(moved > 0).any(axis=1)
+        return np.flatnonzero(bidding)
+
+    def _bids_made(self, row: np.ndarray) -> dict[int, int]:
+        """Relative seat -> the action of its bid, for the seats that have bid this deal."""
+        rules, slots = self.rules, self.rules.card_slots
+        if "bids" in self.layout.slices:  # Smear: one-hot over the bid decisions
+            from hearts_env.smear_observation import bid_decisions  # noqa: PLC0415
+
+            names = bid_decisions(rules)
+            made = self.layout.view(row, "bids")
+            return {
+                int(seat): slots + rules.decisions.index(names[int(np.argmax(made[seat]))])
+                for seat in np.flatnonzero(made.max(axis=1) > 0.5)
+            }
+        made = self.layout.view(row, "decisions")  # the Hearts family: the decisions made, per seat
+        return {
+            int(seat): slots + int(np.argmax(made[seat])) for seat in np.flatnonzero(made.max(axis=1) > 0.5)
+        }
+
+    def _search_bid(self, row: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
+        """The bid with the best mean outcome over sampled deals: each world dealt afresh, the
+        bids so far made again by the seats that made them (bidding goes round once from the
+        dealer's left, so the k seats that have bid are the k before the observer and the dealer
+        sits before them), then every legal bid played out by the rollout agent. -1 where a
+        world made so does not show the observer his observation's hand, bids and legal actions
+        (the bid then goes to ``fallback``)."""
+        n, w = self.rules.num_players, self.worlds
+        made = self._bids_made(row)
+        k = len(made)
+        if sorted(made) != list(range(n - k, n)):
+            return -1
+        choices = np.flatnonzero(mask)
+        drawn = sample_worlds(self.rules, row, w, rng)
+        count = w * len(choices)
+        table = self._table(count)
+        pick = np.minimum(np.arange(table.num_games) // len(choices), w - 1)  # padding: the last world again
+        table.deal(drawn.hands[pick], dealer=(n - k - 1) % n)
+        for seat in range(n - k, n):
+            if (table.current_player != seat).any():
+                return -1
+            table.step(np.full(table.num_games, made[seat]))
+        seen = table.observe()[:count]
+        if (table.current_player != 0).any() or not (table.action_mask()[:count] == mask).all():
+            return -1
+        for name in ("hand", "bids", "decisions"):
+            if name in self.layout.slices and not np.array_equal(
+                self.layout.view(seen, name),
+                np.broadcast_to(self.layout.view(row, name), self.layout.view(seen, name).shape),
+            ):
+                return -1
+        actions = np.concatenate([np.tile(choices, w), np.full(table.num_games - count, choices[0])])
+        value = table.step(actions).rewards[:, 0] + self._agent_rollout(table, rng)
+        means = value[:count].reshape(w, len(choices)).mean(axis=0)
+        return int(choices[int(np.argmax(means))])
 
     def _agent_rollout(self, table: Table, rng: np.random.Generator) -> np.ndarray:
         """Seat 0's reward of every game of ``table`` played to the end of the deal by the

@@ -477,6 +477,72 @@ class Table:
         """Domino Hearts: the undealt cards ``kitty`` (k,) in a random draw order."""
         return stock.stock_order(kitty, self.engine.stock_size, self.rng) if self.engine.stock_size else None
 
+    def deal(
+        self,
+        hands: np.ndarray,
+        rest: np.ndarray | None = None,
+        *,
+        dealer: int | np.ndarray = 0,
+        stock_order: np.ndarray | None = None,
+    ) -> None:
+        """Start a new game in every game from a deal given per game, as card sets (one deck):
+        ``hands`` (B, P) uint64, bit ``c`` for card ``c`` (:mod:`hearts_env.cards`), the hand of
+        each seat; ``rest`` (B,) the cards not dealt to a hand (the kitty, widow or stock; default:
+        the deck less the hands); ``dealer`` a seat, or one per game; ``stock_order`` (B, S) int64 the
+        undealt cards in draw order where the rules draw from them (Smear's widow first; default:
+        a random order from the table's generator). Totals start at 0 and the first deal's pass
+        direction applies. A deal the rules cannot have (a card twice or missing, a hand of the
+        wrong size) is one ``ValueError`` naming the first such game; nothing changes then.
+
+        ``reset(options={"hands": ...})`` gives one deal by card names to every game; this gives
+        each game its own (the search agent's sampled worlds)."""
+        if self.rules.decks != 1:
+            raise NotImplementedError("Table.deal takes one deck's card sets; two decks: use set_position")
+        b, p = self.num_games, self.rules.num_players
+        hands = np.asarray(hands)
+        if hands.shape != (b, p) or hands.dtype != np.uint64:
+            raise ValueError(
+                f"hands must be a ({b}, {p}) uint64 array of card sets, got {hands.dtype} {hands.shape}"
+            )
+        deck = np.bitwise_or.reduce(BIT.take(np.unique(self.rules.deck.cards)), initial=U64(0))
+        dealt = np.bitwise_or.reduce(hands, axis=1)
+        rest = deck & ~dealt if rest is None else np.broadcast_to(np.asarray(rest, np.uint64), (b,))
+        sizes = np.bitwise_count(hands)
+        overlap = np.bitwise_count(hands).sum(axis=1) + np.bitwise_count(rest) != np.bitwise_count(
+            dealt | rest
+        )
+        bad = np.flatnonzero(
+            (sizes != self.engine.hand_size).any(axis=1) | overlap | ((dealt | rest) != deck)
+        )
+        if len(bad):
+            g = int(bad[0])
+            raise ValueError(
+                f"game {g}: not a deal of {self.rules.preset} with {p} players (hands of "
+                f"{sizes[g].tolist()} cards, {self.engine.hand_size} wanted; every card of the deck once "
+                "in a hand or the rest)"
+            )
+        dealers = np.broadcast_to(np.asarray(dealer, np.int64), (b,)).copy()
+        if ((dealers < 0) | (dealers >= p)).any():
+            raise ValueError(f"dealer must be a seat 0..{p - 1}")
+        if self.engine.stock_size:
+            if stock_order is None:
+                stock_order = stock.stock_order(rest, self.engine.stock_size, self.rng)
+            stock_order = np.asarray(stock_order, np.int64)
+            if stock_order.shape != (b, self.engine.stock_size):
+                raise ValueError(f"stock must be ({b}, {self.engine.stock_size}) card indices in draw order")
+            drawn = np.bitwise_or.reduce(BIT.take(stock_order), axis=1)
+            if (drawn != rest).any():
+                raise ValueError(
+                    f"game {int(np.flatnonzero(drawn != rest)[0])}: the stock is not the undealt cards"
+                )
+        elif stock_order is not None:
+            raise ValueError(f"{self.rules.preset} deals no stock: leave out stock_order")
+        self._legal = None
+        self.engine.deal(
+            self.state, self._rows, hands.copy(), rest.copy(), np.ones(b, bool), dealers, None, stock_order
+        )
+        self._deal_again_cancelled()
+
     def redeal(self, rows: np.ndarray) -> None:
         """Start the next deal (or a new game, where the game is over) in ``rows``; after a
         cancelled deal the same dealer deals again."""
