@@ -82,31 +82,43 @@ def schedule(game: str, rng: np.random.Generator, configs: Sequence[tuple[str, i
     return make_rules(spec.name, num_players=n)
 
 
-def merge(parts: Sequence[tuple[Rollout, np.ndarray, np.ndarray]]) -> tuple[Rollout, np.ndarray, np.ndarray]:
-    """One buffer of every shard's decisions (for the update: what it reads), with their advantages
-    and trainable flags."""
-    cut = [buf.size for buf, _, _ in parts]
+class Arena:
+    """One iteration's storage for every shard: each shard's :class:`Rollout` is a view of its own
+    rows of one buffer (kept from iteration to iteration), so the update reads the whole buffer
+    with no copy; the rows a shard leaves unused are not trainable."""
 
-    def join(name: str) -> np.ndarray:
-        return np.concatenate([getattr(buf, name)[:size] for (buf, _, _), size in zip(parts, cut)])
+    def __init__(self, args: Args, shard_games: np.ndarray, obs_size: int, actions: int) -> None:
+        self.steps = args.rollout_steps
+        self.starts = shard_games * self.steps  # shard k owns rows starts[k]:starts[k + 1]
+        self.buffer = Rollout.allocate(1, int(self.starts[-1]), 1, obs_size, actions)
+        self.adv = np.zeros(len(self.buffer.action), np.float32)
+        self.trainable = np.zeros(len(self.buffer.action), bool)
 
-    n = sum(cut)
-    merged = Rollout(
-        obs=join("obs"),
-        mask=join("mask"),
-        action=join("action"),
-        logprob=join("logprob"),
-        value=join("value"),
-        game=np.zeros(n, np.int64),
-        seat=np.zeros(n, np.int64),
-        offsets=np.array([0, n], np.int64),
-        deal_end=np.zeros((1, 1), bool),
-        rewards=np.zeros((1, 1, 1), np.float32),
-        tail=np.empty((n, 0), np.float32),
-    )
-    adv = np.concatenate([a[:size] for (_, a, _), size in zip(parts, cut)])
-    trainable = np.concatenate([t[:size] for (_, _, t), size in zip(parts, cut)])
-    return merged, adv, trainable
+    def clear(self) -> None:
+        """Before an iteration: no row trainable."""
+        self.trainable[:] = False
+
+    def shard(self, k: int, players: int) -> Rollout:
+        """Shard ``k``'s storage (its ``games`` games x ``rollout_steps`` steps of ``players``)."""
+        lo, hi = int(self.starts[k]), int(self.starts[k + 1])
+        b, games = self.buffer, (hi - lo) // self.steps
+        return Rollout(
+            obs=b.obs[lo:hi], tail=b.tail[lo:hi], mask=b.mask[lo:hi], action=b.action[lo:hi],
+            logprob=b.logprob[lo:hi], value=b.value[lo:hi], game=b.game[lo:hi], seat=b.seat[lo:hi],
+            offsets=np.zeros(self.steps + 1, np.int64), deal_end=np.zeros((self.steps, games), bool),
+            rewards=np.zeros((self.steps, games, players), np.float32),
+        )  # fmt: skip
+
+    def keep(self, k: int, buf: Rollout, adv: np.ndarray, trainable: np.ndarray) -> None:
+        """Shard ``k``'s advantages and trainable flags, for the update."""
+        lo = int(self.starts[k])
+        self.adv[lo : lo + buf.size] = adv
+        self.trainable[lo : lo + buf.size] = trainable
+
+    def merged(self) -> Rollout:
+        """Every shard's decisions as one buffer (what the update reads: the whole storage)."""
+        b, n = self.buffer, len(self.buffer.action)
+        return dataclasses.replace(b, offsets=np.array([0, n], np.int64))
 
 
 @dataclasses.dataclass
@@ -238,6 +250,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         )
 
     shard_games = np.linspace(0, args.num_games, mix.shards + 1).astype(int)
+    arena = Arena(args, shard_games, vocab.size, vocab.num_actions)
     scheduled = tuple(tuple(c) for c in mix.configs)
     started = time.perf_counter()
     stopped = "the time budget"
@@ -247,7 +260,8 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         ):
             start = time.perf_counter()
             imitation = imitating(args, progress["decisions"], progress["imitation"], progress["elapsed_s"])
-            parts, played = [], []
+            played = []
+            arena.clear()
             for k in range(mix.shards):
                 rules = schedule(game, rng, scheduled)
                 games = int(shard_games[k + 1] - shard_games[k])
@@ -267,9 +281,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                 )
                 league.set_pool(pool, net)
                 league.seat(np.arange(games))
-                buf = Rollout.allocate(
-                    args.rollout_steps, games, rules.num_players, vocab.size, vocab.num_actions
-                )
+                buf = arena.shard(k, rules.num_players)
                 teacher = teachers[rules] if imitation else None
                 collect(
                     table,
@@ -288,10 +300,20 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                 adv, trainable = advantages(
                     buf, rules.num_players, args.gamma, 1.0 if imitation else args.gae_lambda
                 )
-                parts.append((buf, adv, trainable))
+                arena.keep(k, buf, adv, trainable)
                 played.append(f"{rules.preset}-{rules.num_players}")
-            merged, adv, trainable = merge(parts)
-            stats = update(net, optimizer, merged, adv, trainable, args, device, imitation, None, dtype)
+            stats = update(
+                net,
+                optimizer,
+                arena.merged(),
+                arena.adv,
+                arena.trainable,
+                args,
+                device,
+                imitation,
+                None,
+                dtype,
+            )
             decisions = args.rollout_steps * args.num_games  # every decision played, as training.ppo counts
             seconds = time.perf_counter() - start
             progress["iteration"] += 1
