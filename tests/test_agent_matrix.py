@@ -68,7 +68,11 @@ def _expected_to_play(name: str, params: dict[str, object], preset: str, n: int)
         return preset in PLAYS[name]
     if name == "ppo":
         stem = Path(str(params["checkpoint"])).stem if "checkpoint" in params else None
-        return f"{preset}-{n}p" == stem if stem else f"{preset}-{n}p" in SHIPPED
+        if stem and stem.startswith("universal-"):  # a universal network plays its whole family
+            return PRESETS[preset].game == stem.removeprefix("universal-")
+        if stem:
+            return f"{preset}-{n}p" == stem
+        return f"{preset}-{n}p" in SHIPPED or f"universal-{PRESETS[preset].game}" in SHIPPED
     if name == "ismcts":
         return preset == "hearts" and n == 4
     return None
@@ -250,7 +254,7 @@ def test_a_ppo_checkpoint_plays_only_its_configuration() -> None:
             agents.make("ppo", preset, n, checkpoint=hearts)
         assert "\n" not in str(error.value) and "hearts with 4 players" in str(error.value)
     with pytest.raises(ValueError, match="no PPO checkpoint ships for omnibus with 5 players") as missing:
-        agents.make("ppo", "omnibus", 5)
+        agents.make("ppo", "omnibus", 5, network="specialist")
     assert isinstance(missing.value, FileNotFoundError)  # as before, for callers that catch it
 
 

@@ -274,7 +274,10 @@ def test_auction_hearts_answers_a_bid_by_name() -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--preset", "chasse_coeur", "--opponents", "ppo"], "no PPO checkpoint ships for chasse_coeur"),
+        (
+            ["--preset", "chasse_coeur", "--opponents", "ppo:network=specialist"],
+            "no PPO checkpoint ships for chasse_coeur",
+        ),
         (["--preset", "black_maria", "--seat", "3"], "--seat 3: black_maria with 3 players has seats 0..2"),
         (["--preset", "nope"], "nope"),
         (

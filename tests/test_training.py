@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 
 import agents  # noqa: E402
 from agents.ppo import ILLEGAL_LOGIT, PolicyValueNet, load_policy  # noqa: E402
-from hearts_env.presets import make_rules  # noqa: E402
+from hearts_env.presets import PRESETS, make_rules, preset_names  # noqa: E402
 from hearts_env.table import Table  # noqa: E402
 from training.ppo import Args, League, Rollout, advantages, collect, train  # noqa: E402
 
@@ -132,15 +132,20 @@ def test_masking_never_lets_an_illegal_card_through() -> None:
 
 def test_missing_shipped_checkpoint_is_named() -> None:
     with pytest.raises(FileNotFoundError, match="no PPO checkpoint ships for omnibus with 5 players"):
-        agents.make("ppo", "omnibus", 5)
+        agents.make("ppo", "omnibus", 5, network="specialist")
 
 
 @pytest.mark.parametrize("name", agents.ppo.shipped())
 def test_every_shipped_checkpoint_loads_and_plays_a_deal(name: str) -> None:
     """The shipped policies still fit their presets' observation and action spaces."""
-    preset, players = name.rsplit("-", 1)
-    num_players = int(players.rstrip("p"))
-    agent = agents.make("ppo", preset, num_players)
+    if name.startswith("universal-"):  # a family's universal network: its first preset
+        preset = preset_names(name.removeprefix("universal-"))[0]
+        num_players = PRESETS[preset].default_players
+        agent = agents.make("ppo", preset, num_players, network="universal")
+    else:
+        preset, players = name.rsplit("-", 1)
+        num_players = int(players.rstrip("p"))
+        agent = agents.make("ppo", preset, num_players)
     table = Table(make_rules(preset, num_players), 8)
     table.reset(seed=0)
     rng = np.random.default_rng(0)
