@@ -501,7 +501,12 @@ def pimc_hearts() -> str:
     report = load("pimc/pimc_vs_strategy_hearts.json")
     diff, ci = pair(report, "pimc", "strategy")
     ms = _move_time(report, "pimc")
-    took = "" if ms is None else f" ({ms:.0f} ms a decision, the two cores shared)"
+    one_core = _move_time(load("pimc/move_time_one_core.json"), "pimc")
+    took = (
+        ""
+        if ms is None
+        else f" ({ms:.0f} ms a decision, the two cores shared; {one_core:.1f} ms on one core)"
+    )
     table = load("pimc/presets_table.json")
     matches = [
         load(f"pimc/{path.name}") for path in sorted((RESULTS / "pimc").glob("pimc_vs_ismcts1000*.json"))
