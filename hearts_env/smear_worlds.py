@@ -40,11 +40,10 @@ import numpy as np
 
 from hearts_env.bits import BIT, EMPTY, U64, unpack
 from hearts_env.cards import card_symbol
-from hearts_env.observation import layout
 from hearts_env.rules import Rules
 from hearts_env.smear_observation import bid_decisions
 from hearts_env.smear_positions import SmearPositionBatch
-from hearts_env.worlds import Knowledge, Worlds, _count
+from hearts_env.worlds import Knowledge, Worlds, _count, read_observation
 
 _JACK, _TEN, _TREY = 9, 8, 1
 _ANY = 1 << 30  # no upper bound on a count
@@ -72,17 +71,8 @@ def knowledge(rules: Rules, observation: np.ndarray) -> Knowledge:
     thrown-away cards, with the size the hands and the stock leave. ``ValueError`` for an
     observation that no deal can produce.
     """
-    lay = layout(rules)
-    obs = np.asarray(observation, dtype=np.float64)
-    if obs.shape != (lay.size,):
-        raise ValueError(
-            f"an observation of {rules.preset} with {rules.num_players} players is one vector of "
-            f"{lay.size} values, got shape {obs.shape}"
-        )
+    lay, obs, piece = read_observation(rules, observation)
     p, c = rules.num_players, rules.card_slots
-
-    def piece(name: str) -> np.ndarray:
-        return np.rint(lay.view(obs, name)).astype(np.int64)
 
     hand, thrown, played, trick = (
         piece("hand"),
@@ -179,12 +169,8 @@ def world_positions(
       the pitcher); neither changes the play or the score;
     * the dealer: the seat on the observer's right.
     """
-    lay = layout(rules)
-    obs = np.asarray(observation, dtype=np.float64)
+    lay, obs, piece = read_observation(rules, observation, check=False)
     p, w = rules.num_players, len(worlds.hands)
-
-    def piece(name: str) -> np.ndarray:
-        return np.rint(lay.view(obs, name)).astype(np.int64)
 
     def mask(cards: np.ndarray) -> int:
         return sum(1 << int(i) for i in np.flatnonzero(cards))

@@ -70,6 +70,7 @@ from hearts_env import cardsets
 from hearts_env.bits import BIT, EMPTY, U64, ZERO, unpack
 from hearts_env.cards import SUIT_SYMBOLS, card_symbol, parse_card
 from hearts_env.families import family
+from hearts_env.layouts import Layout
 from hearts_env.observation import layout
 from hearts_env.positions import PositionBatch
 from hearts_env.rules import Rules
@@ -157,6 +158,26 @@ def _suit_of(slots: int) -> np.ndarray:
     return np.where(cards < 52, cards // 13, 4)
 
 
+def read_observation(
+    rules: Rules, observation: np.ndarray, check: bool = True
+) -> tuple[Layout, np.ndarray, Callable[[str], np.ndarray]]:
+    """``(layout, obs, piece)`` of one observation (D,) of ``rules``: its layout, the observation
+    as float64, and a reader of a piece's values rounded to ints. ``check``: ``ValueError`` for an
+    observation of another length."""
+    lay = layout(rules)
+    obs = np.asarray(observation, dtype=np.float64)
+    if check and obs.shape != (lay.size,):
+        raise ValueError(
+            f"an observation of {rules.preset} with {rules.num_players} players is one vector of "
+            f"{lay.size} values, got shape {obs.shape}"
+        )
+
+    def piece(name: str) -> np.ndarray:
+        return np.rint(lay.view(obs, name)).astype(np.int64)
+
+    return lay, obs, piece
+
+
 def knowledge(rules: Rules, observation: np.ndarray) -> Knowledge:
     """What the observation (D,) of ``rules`` fixes about the hidden cards.
 
@@ -166,23 +187,14 @@ def knowledge(rules: Rules, observation: np.ndarray) -> Knowledge:
     own = family(rules).knowledge  # Smear's facts (hearts_env.smear_worlds builds on this module)
     if own is not None:
         return family(rules).load("knowledge")(rules, observation)
-    lay = layout(rules)
-    missing = [name for name in _PIECES if name not in lay.slices]
+    missing = [name for name in _PIECES if name not in layout(rules).slices]
     if missing:
         raise NotImplementedError(
             f"the world sampler reads the Hearts family's observation; {rules.preset} is a "
             f"{family(rules).title} game (its observation has no {', '.join(missing)})"
         )
-    obs = np.asarray(observation, dtype=np.float64)
-    if obs.shape != (lay.size,):
-        raise ValueError(
-            f"an observation of {rules.preset} with {rules.num_players} players is one vector of "
-            f"{lay.size} values, got shape {obs.shape}"
-        )
+    lay, obs, piece = read_observation(rules, observation)
     p, c = rules.num_players, rules.card_slots
-
-    def piece(name: str) -> np.ndarray:
-        return np.rint(lay.view(obs, name)).astype(np.int64)
 
     hand, played, passed = piece("hand"), piece("played_by_seat"), piece("passed")
     deck = np.zeros(c, np.int64)
@@ -575,12 +587,8 @@ def world_positions(
     """
     if rules.decks == 2:
         return _two_deck_positions(rules, observation, worlds, rng)
-    lay = layout(rules)
-    obs = np.asarray(observation, dtype=np.float64)
+    lay, obs, piece = read_observation(rules, observation, check=False)
     p, c = rules.num_players, rules.card_slots
-
-    def piece(name: str) -> np.ndarray:
-        return np.rint(lay.view(obs, name)).astype(np.int64)
 
     def mask(cards: np.ndarray) -> int:
         return sum(1 << int(i) for i in np.flatnonzero(cards))
@@ -715,12 +723,8 @@ def _two_deck_positions(
     trick (the leader, when nothing is carried). A kitty the observer has not seen goes, once
     a trick is taken, to another seat with a trick, drawn at random in each world (one is
     given a trick if none has); while every trick is cancelled it is carried."""
-    lay = layout(rules)
-    obs = np.asarray(observation, dtype=np.float64)
+    lay, obs, piece = read_observation(rules, observation, check=False)
     p, c, w = rules.num_players, rules.card_slots, len(worlds.hands)
-
-    def piece(name: str) -> np.ndarray:
-        return np.rint(lay.view(obs, name)).astype(np.int64)
 
     played = piece("played_by_seat")  # (P, C) copies played by each relative seat
     trick = [int(np.argmax(row)) if row.any() else EMPTY for row in piece("current_trick")]
