@@ -13,11 +13,14 @@ Below :mod:`training` and :mod:`benchmarks`, above :mod:`agents`: it may be impo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import math
 import re
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -257,6 +260,30 @@ def one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
+@contextlib.contextmanager
+def stops_like_ctrl_c() -> Iterator[None]:
+    """While a command runs: ``kill`` (SIGTERM) stops it as Ctrl-C does (``KeyboardInterrupt``:
+    training keeps its last checkpoint, a tournament its record), and so does SIGINT in a command
+    started in the background of a script, where the shell ignores it. Only in the main thread;
+    the handlers before are restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    signal.signal(signal.SIGTERM, interrupt)
+    if before[signal.SIGINT] in (signal.SIG_IGN, None):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+
 def run_command(
     parser: argparse.ArgumentParser, argv: Sequence[str] | None, run: Callable[[argparse.Namespace], int]
 ) -> int:
@@ -268,7 +295,8 @@ def run_command(
     except SystemExit as stop:  # argparse has printed its one line (or --help)
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
     try:
-        return run(args)
+        with stops_like_ctrl_c():
+            return run(args)
     except USER_ERRORS as error:
         if getattr(args, "debug", False):
             raise

@@ -119,3 +119,20 @@ def test_a_tournament_seats_the_family_by_default(tmp_path, capsys, preset: str,
     assert main(argv) == 0
     capsys.readouterr()
     assert json.loads(path.read_text())["config"]["agents"] == list(agents.family_defaults(family).tournament)
+
+
+def test_a_command_stops_on_sigterm_and_on_sigint_the_shell_ignored() -> None:
+    import os
+    import signal
+
+    from evaluation.flags import stops_like_ctrl_c
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as in a script's background job
+    try:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with pytest.raises(KeyboardInterrupt), stops_like_ctrl_c():
+                os.kill(os.getpid(), sig)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # restored afterwards
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -119,3 +119,39 @@ def test_bad_settings_are_refused(tmp_path):
         train_mixture(_args(tmp_path), MixtureSettings("hearts", shards=17))
     with pytest.raises(ValueError, match="not a hearts preset"):
         train_mixture(_args(tmp_path), MixtureSettings("hearts", eval_presets=("smear_widow",)))
+
+
+def test_kill_stops_a_background_run_as_ctrl_c_does(tmp_path):
+    """A run started in the background of a script (SIGINT ignored, as the shell leaves it; the
+    command listens to it again) and stopped with ``kill`` keeps its last checkpoint and says it
+    was interrupted."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    run = tmp_path / "run"
+    command = [
+        sys.executable, "-m", "training.mixture", "--family", "hearts", "--configs", "hearts-4",
+        "--num-games", "16", "--rollout-steps", "48", "--shards", "1", "--imitation-decisions", "0",
+        "--minibatch-size", "256", "--checkpoint-every", "1", "--eval-every", "0", "--minutes", "30",
+        "--no-tensorboard", "--run-dir", str(run),
+    ]  # fmt: skip
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not (run / "checkpoint.pt").exists() and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.2)
+        assert (run / "checkpoint.pt").exists(), child.communicate()[0] if child.poll() is not None else ""
+        child.terminate()  # kill (SIGTERM) stops it as Ctrl-C does
+        out, _ = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, out
+    assert '"stopped": "interrupted (Ctrl-C)"' in out
+    saved = agents.ppo.load_file(run / "checkpoint.pt", "a mixture checkpoint")
+    assert saved["progress"]["iteration"] >= 1
