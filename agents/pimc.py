@@ -18,11 +18,13 @@ engine's). All worlds × cards of all the games of one call form one engine batc
   observations (``"strategy"``, or a checkpoint as ``"ppo;checkpoint=path"``: ``;`` for the
   spec's ``:`` inside a spec);
 * ``bids`` (default true): search the bids made before any card has moved (Smear's bids, the
-  auction of Auction Hearts) as the cards are searched: each sampled world is dealt afresh
-  (:meth:`hearts_env.Table.deal`), the bids so far are made again by the seats that made them,
-  and every legal bid is played out by the rollout agent (an agent rollout only: the engine's
-  bit-mask players bid at random). A world that does not show the observer his hand, the bids
-  and his legal actions leaves the bid to ``fallback``; ``bids_searched`` counts the others;
+  auction of Auction Hearts): in each of ``bid_worlds`` (default ``4 * worlds``) sampled deals,
+  dealt afresh (:meth:`hearts_env.Table.deal`), the bids so far are made again by the seats that
+  made them, and every legal bid is played out by the rollout agent (an agent rollout only: the
+  engine's bit-mask players bid at random). The fallback's bid stands unless another's mean gain
+  over it, world by world, exceeds one standard error. A world that does not show the observer
+  his hand, the bids and his legal actions leaves the bid to ``fallback``; ``bids_searched``
+  counts the searched bids, ``bids_changed`` those where the search overruled the fallback;
 * ``fallback`` (default: the family's heuristic): the agent for the other decisions (passing,
   declarations, the named suit, the moon choice; Smear's trumps and discards), and for the
   bids where ``bids`` is false.
@@ -68,6 +70,7 @@ class PIMCAgent(Agent):
         rollout: str | None = None,
         fallback: str | None = None,
         bids: bool = True,
+        bid_worlds: int | None = None,
     ) -> None:
         super().__init__(rules)
         if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
@@ -96,8 +99,14 @@ class PIMCAgent(Agent):
         if not isinstance(bids, (bool, np.bool_)):
             raise ValueError(f"pimc: bids must be true or false, got {bids!r}")
         self._bidding = bool(bids) and "bid" in rules.phases and self.rollout_agent is not None
+        bid_worlds = 4 * int(worlds) if bid_worlds is None else bid_worlds
+        if not isinstance(bid_worlds, (int, np.integer)) or isinstance(bid_worlds, bool) or bid_worlds < 2:
+            raise ValueError(f"pimc: bid_worlds must be an int of at least 2, got {bid_worlds!r}")
+        self.bid_worlds = int(bid_worlds)
         self.bids_searched = 0
-        """Bids chosen by search so far (the others went to ``fallback``)."""
+        """Bids decided by search so far (the others went to ``fallback`` unsearched)."""
+        self.bids_changed = 0
+        """Searched bids where the search overruled the fallback's bid."""
         self.decisions = 0
         self.seconds = 0.0
         self.last_ms_per_decision = 0.0
@@ -119,10 +128,11 @@ class PIMCAgent(Agent):
         if len(search):
             actions[search] = self._search(observation[search], cards[search], rng)
         for i in self._bid_rows(observation, mask, phase):
-            chosen = self._search_bid(observation[i], mask[i], rng)
+            chosen = self._search_bid(observation[i], mask[i], rng, int(actions[i]))
             if chosen >= 0:
-                actions[i] = chosen
                 self.bids_searched += 1
+                self.bids_changed += int(chosen != actions[i])
+                actions[i] = chosen
         spent = time.perf_counter() - start
         self.decisions += len(observation)
         self.seconds += spent
@@ -195,14 +205,16 @@ class PIMCAgent(Agent):
             int(seat): slots + int(np.argmax(made[seat])) for seat in np.flatnonzero(made.max(axis=1) > 0.5)
         }
 
-    def _search_bid(self, row: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
-        """The bid with the best mean outcome over sampled deals: each world dealt afresh, the
-        bids so far made again by the seats that made them (bidding goes round once from the
-        dealer's left, so the k seats that have bid are the k before the observer and the dealer
-        sits before them), then every legal bid played out by the rollout agent. -1 where a
-        world made so does not show the observer his observation's hand, bids and legal actions
-        (the bid then goes to ``fallback``)."""
-        n, w = self.rules.num_players, self.worlds
+    def _search_bid(self, row: np.ndarray, mask: np.ndarray, rng: np.random.Generator, default: int) -> int:
+        """The bid to make: each of ``bid_worlds`` sampled deals dealt afresh, the bids so far
+        made again by the seats that made them (bidding goes round once from the dealer's left,
+        so the k seats that have bid are the k before the observer and the dealer sits before
+        them), then every legal bid played out by the rollout agent. The fallback's bid
+        (``default``) stands unless another bid's mean gain over it in the same worlds exceeds
+        one standard error of that gain: the best of several noisy means is biased upwards, and
+        a risky bid's outcomes vary most. -1 where a world made so does not show the observer
+        his observation's hand, bids and legal actions (the fallback's bid is then made)."""
+        n, w = self.rules.num_players, self.bid_worlds
         made = self._bids_made(row)
         k = len(made)
         if sorted(made) != list(range(n - k, n)):
@@ -228,8 +240,14 @@ class PIMCAgent(Agent):
                 return -1
         actions = np.concatenate([np.tile(choices, w), np.full(table.num_games - count, choices[0])])
         value = table.step(actions).rewards[:, 0] + self._agent_rollout(table, rng)
-        means = value[:count].reshape(w, len(choices)).mean(axis=0)
-        return int(choices[int(np.argmax(means))])
+        gain = value[:count].reshape(w, len(choices))
+        if default in choices:
+            gain = gain - gain[:, np.flatnonzero(choices == default)]  # paired, world by world
+        mean, error = gain.mean(axis=0), gain.std(axis=0, ddof=1) / np.sqrt(w)
+        best = int(np.argmax(mean))
+        if default in choices and not mean[best] > error[best]:
+            return default
+        return int(choices[best])
 
     def _agent_rollout(self, table: Table, rng: np.random.Generator) -> np.ndarray:
         """Seat 0's reward of every game of ``table`` played to the end of the deal by the

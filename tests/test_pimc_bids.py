@@ -108,6 +108,7 @@ def test_every_bid_with_a_choice_is_searched_in_worlds_that_replay_the_bids(pres
     assert choices > 0
     # Every world reproduced the observer's hand, the bids so far and his legal bids: none fell back.
     assert pimc.bids_searched == choices
+    assert 0 <= pimc.bids_changed <= pimc.bids_searched
 
 
 def test_bids_false_leaves_the_bids_to_the_fallback_and_an_impossible_history_falls_back() -> None:
@@ -115,6 +116,9 @@ def test_bids_false_leaves_the_bids_to_the_fallback_and_an_impossible_history_fa
     assert _play("smear_partnership", pimc, deals=2, seed=4) > 0 and pimc.bids_searched == 0
     with pytest.raises(ValueError, match="bids must be true or false"):
         agents.make("pimc", "smear_partnership", bids="yes")
+    with pytest.raises(ValueError, match="bid_worlds must be an int of at least 2"):
+        agents.make("pimc", "smear_partnership", bid_worlds=1)
+    assert agents.make("pimc", "smear_partnership", worlds=3).bid_worlds == 12
     # A seat after the observer shown as having bid: no bidding order makes that, no search.
     rules = make_rules("smear_partnership")
     table = Table(rules, num_games=1)
@@ -128,4 +132,4 @@ def test_bids_false_leaves_the_bids_to_the_fallback_and_an_impossible_history_fa
     bids = searcher.layout.view(row, "bids")
     assert not bids[1].any()  # the seat to the observer's left bids after him
     bids[1, 0] = 1.0  # ... shown as having passed
-    assert searcher._search_bid(row, table.action_mask()[0], rng) == -1
+    assert searcher._search_bid(row, table.action_mask()[0], rng, 0) == -1
