@@ -224,7 +224,7 @@ class PIMCAgent(Agent):
         count = w * len(choices)
         table = self._table(count)
         pick = np.minimum(np.arange(table.num_games) // len(choices), w - 1)  # padding: the last world again
-        table.deal(drawn.hands[pick], dealer=(n - k - 1) % n)
+        table.deal(drawn.hands[pick], dealer=(n - k - 1) % n, rng=rng)
         for seat in range(n - k, n):
             if (table.current_player != seat).any():
                 return -1

@@ -484,13 +484,14 @@ class Table:
         *,
         dealer: int | np.ndarray = 0,
         stock_order: np.ndarray | None = None,
+        rng: np.random.Generator | None = None,
     ) -> None:
         """Start a new game in every game from a deal given per game, as card sets (one deck):
         ``hands`` (B, P) uint64, bit ``c`` for card ``c`` (:mod:`hearts_env.cards`), the hand of
         each seat; ``rest`` (B,) the cards not dealt to a hand (the kitty, widow or stock; default:
         the deck less the hands); ``dealer`` a seat, or one per game; ``stock_order`` (B, S) int64 the
         undealt cards in draw order where the rules draw from them (Smear's widow first; default:
-        a random order from the table's generator). Totals start at 0 and the first deal's pass
+        a random order from ``rng``, else the table's generator). Totals start at 0 and the first deal's pass
         direction applies. A deal the rules cannot have (a card twice or missing, a hand of the
         wrong size) is one ``ValueError`` naming the first such game; nothing changes then.
 
@@ -526,7 +527,9 @@ class Table:
             raise ValueError(f"dealer must be a seat 0..{p - 1}")
         if self.engine.stock_size:
             if stock_order is None:
-                stock_order = stock.stock_order(rest, self.engine.stock_size, self.rng)
+                stock_order = stock.stock_order(
+                    rest, self.engine.stock_size, self.rng if rng is None else rng
+                )
             stock_order = np.asarray(stock_order, np.int64)
             if stock_order.shape != (b, self.engine.stock_size):
                 raise ValueError(f"stock must be ({b}, {self.engine.stock_size}) card indices in draw order")

@@ -133,3 +133,16 @@ def test_bids_false_leaves_the_bids_to_the_fallback_and_an_impossible_history_fa
     assert not bids[1].any()  # the seat to the observer's left bids after him
     bids[1, 0] = 1.0  # ... shown as having passed
     assert searcher._search_bid(row, table.action_mask()[0], rng, 0) == -1
+
+
+@pytest.mark.parametrize("preset", ["smear_partnership", "smear_widow"])
+def test_a_tournament_with_bid_search_replays_exactly(preset: str) -> None:
+    """The worlds' stocks are drawn from the agent's generator, so the same seed plays the same."""
+    from evaluation.duplicate import Tournament, TournamentConfig
+
+    def run() -> list[float]:
+        config = TournamentConfig(preset=preset, agents=["pimc:worlds=2", "smear"], deals=2, tables=2, seed=7)
+        report = Tournament(config, progress=False).run()
+        return [row["mean_points"] for row in report["agents"]]
+
+    assert run() == run()
