@@ -233,11 +233,10 @@ class PIMCAgent(Agent):
         if (table.current_player != 0).any() or not (table.action_mask()[:count] == mask).all():
             return -1
         for name in ("hand", "bids", "decisions"):
-            if name in self.layout.slices and not np.array_equal(
-                self.layout.view(seen, name),
-                np.broadcast_to(self.layout.view(row, name), self.layout.view(seen, name).shape),
-            ):
-                return -1
+            if name in self.layout.slices:
+                shown = self.layout.view(seen, name)
+                if not np.array_equal(shown, np.broadcast_to(self.layout.view(row, name), shown.shape)):
+                    return -1
         actions = np.concatenate([np.tile(choices, w), np.full(table.num_games - count, choices[0])])
         value = table.step(actions).rewards[:, 0] + self._agent_rollout(table, rng)
         gain = value[:count].reshape(w, len(choices))

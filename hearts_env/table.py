@@ -473,9 +473,12 @@ class Table:
         self.state.deal_index[:] = np.broadcast_to(np.asarray(deal_index, np.int64), (b,))
         self.state.game_over[:] = np.broadcast_to(np.asarray(game_over, bool), (b,))
 
-    def _stock(self, kitty: np.ndarray) -> np.ndarray | None:
-        """Domino Hearts: the undealt cards ``kitty`` (k,) in a random draw order."""
-        return stock.stock_order(kitty, self.engine.stock_size, self.rng) if self.engine.stock_size else None
+    def _stock(self, kitty: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray | None:
+        """The undealt cards ``kitty`` (k,) in a random draw order from ``rng`` (default: the
+        table's generator) where the rules draw from them (Domino Hearts, Smear), else None."""
+        if not self.engine.stock_size:
+            return None
+        return stock.stock_order(kitty, self.engine.stock_size, self.rng if rng is None else rng)
 
     def deal(
         self,
@@ -509,9 +512,7 @@ class Table:
         dealt = np.bitwise_or.reduce(hands, axis=1)
         rest = deck & ~dealt if rest is None else np.broadcast_to(np.asarray(rest, np.uint64), (b,))
         sizes = np.bitwise_count(hands)
-        overlap = np.bitwise_count(hands).sum(axis=1) + np.bitwise_count(rest) != np.bitwise_count(
-            dealt | rest
-        )
+        overlap = sizes.sum(axis=1) + np.bitwise_count(rest) != np.bitwise_count(dealt | rest)
         bad = np.flatnonzero(
             (sizes != self.engine.hand_size).any(axis=1) | overlap | ((dealt | rest) != deck)
         )
@@ -526,13 +527,11 @@ class Table:
         if ((dealers < 0) | (dealers >= p)).any():
             raise ValueError(f"dealer must be a seat 0..{p - 1}")
         if self.engine.stock_size:
-            if stock_order is None:
-                stock_order = stock.stock_order(
-                    rest, self.engine.stock_size, self.rng if rng is None else rng
-                )
-            stock_order = np.asarray(stock_order, np.int64)
+            stock_order = np.asarray(self._stock(rest, rng) if stock_order is None else stock_order, np.int64)
             if stock_order.shape != (b, self.engine.stock_size):
-                raise ValueError(f"stock must be ({b}, {self.engine.stock_size}) card indices in draw order")
+                raise ValueError(
+                    f"stock_order must be ({b}, {self.engine.stock_size}) card indices in draw order"
+                )
             drawn = np.bitwise_or.reduce(BIT.take(stock_order), axis=1)
             if (drawn != rest).any():
                 raise ValueError(
