@@ -496,6 +496,12 @@ def _split_points(values: dict[int, int], targets: list[int], fixed: dict[int, i
     big = [c for c in cards if values[c] != 1]
     seen: set[tuple[int, tuple[int, ...]]] = set()
     placed: dict[int, int] = dict(fixed)
+    # What the cards from big[i] on can still add to one seat, at most and at least: a seat whose
+    # points left to find lie outside that range has no completion (the search order, and so
+    # the split found, is unchanged; only dead branches are cut).
+    gains = [values[c] for c in big]
+    most = np.cumsum([max(v, 0) for v in gains][::-1])[::-1].tolist() + [0]
+    least = np.cumsum([min(v, 0) for v in gains][::-1])[::-1].tolist() + [0]
 
     def place(i: int) -> bool:
         if i == len(big):
@@ -506,17 +512,22 @@ def _split_points(values: dict[int, int], targets: list[int], fixed: dict[int, i
                 for _ in range(need):
                     placed[next(it)] = seat
             return True
+        if not all(least[i] <= x <= most[i] + len(small) for x in left):
+            return False
         key = (i, tuple(left))
         if key in seen:
             return False
         seen.add(key)
+        value, hi, lo = values[big[i]], most[i + 1] + len(small), least[i + 1]
         for seat in range(len(left)):
-            left[seat] -= values[big[i]]
+            if not lo <= left[seat] - value <= hi:
+                continue
+            left[seat] -= value
             placed[big[i]] = seat
             if place(i + 1):
                 return True
-            left[seat] += values[big[i]]
-        del placed[big[i]]
+            left[seat] += value
+        placed.pop(big[i], None)
         return False
 
     return placed if place(0) else None
