@@ -485,7 +485,7 @@ def test_point_split_is_exact_and_agrees_with_brute_force() -> None:
             targets[int(rng.integers(seats))] += int(rng.choice([-1, 1, 4]))
         free = [c for c in values if c not in fixed]
 
-        def points(split: dict[int, int], seats: int = seats) -> list[int]:
+        def points(split: dict[int, int], seats: int = seats, values: dict[int, int] = values) -> list[int]:
             return [sum(v for c, v in values.items() if split[c] == s) for s in range(seats)]
 
         picks = itertools.product(range(seats), repeat=len(free))
