@@ -71,6 +71,7 @@ def test_a_short_run_plays_every_configuration_and_resumes(tmp_path, monkeypatch
     assert all(set(row["configs"].split()) <= {"hearts-4", "black_maria-3"} for row in rows)
     evaluations = list(csv.DictReader((tmp_path / "eval.csv").open()))
     assert [(e["preset"], e["opponent"], e["deals"]) for e in evaluations] == [("hearts", "strategy", "4")]
+    assert (tmp_path / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     policy = tmp_path / "policy.pt"
     for preset, n in (("spot_hearts", 5), ("auction_hearts", 4), ("cancellation_hearts", 7)):
         rules = make_rules(preset, num_players=n)

@@ -1,5 +1,6 @@
 """What a run reports as it goes: ``train.csv`` and ``eval.csv``, TensorBoard, the progress bar
-(:class:`Logs`) and the learning-curve plot (:func:`plot_learning_curve`)."""
+(:class:`Logs`) and the learning-curve plots (:func:`plot_learning_curve`, and a universal
+network's :func:`plot_mixture_curve`)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,49 @@ def plot_learning_curve(
     ax.set_title(title, pad=16)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_mixture_curve(
+    evals: list[dict[str, Any]], title: str, path: Path, imitation: int = 0, better: str = "lower"
+) -> None:
+    """A universal network's learning curve: against training decisions, each evaluated preset's
+    policy − heuristic (points per deal, duplicate deals) as a thin line, the mean over the
+    presets as a thick one, and, at the latest evaluation, how many presets are beaten (the 95%
+    interval on the better side of 0); the warm start (``imitation`` decisions) shaded."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    last = max([e["decisions"] for e in evals] + [imitation, 1])
+    scale, unit = next((s, u) for s, u in ((1e6, " (millions)"), (1e3, " (thousands)"), (1, "")) if last >= s)
+    sign = -1 if better == "lower" else 1
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    steps = sorted({e["decisions"] for e in evals})
+    for preset in dict.fromkeys(e["preset"] for e in evals):
+        rows = sorted((e for e in evals if e["preset"] == preset), key=lambda e: e["decisions"])
+        x = np.array([e["decisions"] for e in rows], float) / scale
+        marker = "." if len(rows) < 30 else None
+        ax.plot(x, [e["diff"] for e in rows], color="0.6", linewidth=0.8, marker=marker)
+    mean = [np.mean([e["diff"] for e in evals if e["decisions"] == d]) for d in steps]
+    x = np.array(steps, float) / scale
+    ax.plot(x, mean, color="C0", linewidth=2.2, marker="o", label="mean over presets")
+    final = [e for e in evals if e["decisions"] == steps[-1]]
+    beaten = sum(sign * e["diff"] > e["ci95"] for e in final)
+    ax.annotate(f"{mean[-1]:+.2f}\nbetter in {beaten}/{len(final)}", (steps[-1] / scale, mean[-1]),
+                xytext=(6, 0), textcoords="offset points", va="center", fontsize=8, color="C0")  # fmt: skip
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlim(0, last / scale * 1.15)
+    if imitation:
+        ax.axvspan(0, imitation / scale, color="0.93", zorder=0, label="imitation (warm start)")
+    ax.set_xlabel(f"training decisions{unit}")
+    ax.set_ylabel(f"policy − heuristic, points per deal\n(one line a preset; {better} is better)")
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)

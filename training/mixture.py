@@ -28,7 +28,9 @@ read with ``weights_only=True``; every ``checkpoint_every`` iterations and at th
 it in any configuration of the family), ``train.csv`` (one row per iteration, with the
 configurations played) and ``eval.csv`` (duplicate evaluations of the greedy policy alone against
 the family's heuristic in each ``--eval-presets`` preset at its default player count, every
-``eval_every`` decisions and at the end; the same tournament as ``hearts-env tournament``).
+``eval_every`` decisions and at the end; the same tournament as ``hearts-env tournament``), and
+``learning_curve.png`` drawn from it at each evaluation (a line a preset, their mean, how many
+are beaten).
 
 Shipping: ``cp runs/universal-hearts/policy.pt agents/checkpoints/universal-hearts.pt``; the
 ``ppo`` agent then plays it wherever no specialist ships.
@@ -60,6 +62,7 @@ from hearts_env.universal import universal_view, vocabulary
 from training.config import Args, add_arguments, args_from, family_setting, imitating, resolve_family
 from training.device import pick_device, resolve_precision
 from training.evaluate import evaluate
+from training.logs import plot_mixture_curve
 from training.ppo import advantages, update
 from training.rollout import League, Rollout, collect, reward_scale
 
@@ -239,6 +242,13 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                 )
         progress["evals"].extend(rows)
         _append_csv(run / "eval.csv", rows)
+        plot_mixture_curve(
+            progress["evals"],
+            f"universal {game} network: {progress['decisions']:,} decisions",
+            run / "learning_curve.png",
+            progress["imitation"],
+            family_of(game).better,
+        )
         better = family_of(game).better
         beaten = sum(
             (r["diff"] + r["ci95"] < 0) if better == "lower" else (r["diff"] - r["ci95"] > 0) for r in rows
