@@ -25,6 +25,10 @@ engine's). All worlds × cards of all the games of one call form one engine batc
   over it, world by world, exceeds one standard error. A world that does not show the observer
   his hand, the bids and his legal actions leaves the bid to ``fallback``; ``bids_searched``
   counts the searched bids, ``bids_changed`` those where the search overruled the fallback;
+* ``margin`` (default 0): where above 0, a card where the fallback's card is legal is the
+  fallback's unless the best card's mean gain over it, world by world, exceeds ``margin``
+  standard errors of that gain (the bids' rule, for the play; a gain the same in every world
+  is clear); 0 takes the best mean, ``inf`` always keeps the fallback's card;
 * ``fallback`` (default: the family's heuristic): the agent for the other decisions (passing,
   declarations, the named suit, the moon choice; Smear's trumps and discards), and for the
   bids where ``bids`` is false.
@@ -71,6 +75,7 @@ class PIMCAgent(Agent):
         fallback: str | None = None,
         bids: bool = True,
         bid_worlds: int | None = None,
+        margin: float = 0.0,
     ) -> None:
         super().__init__(rules)
         if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
@@ -103,6 +108,9 @@ class PIMCAgent(Agent):
         if not isinstance(bid_worlds, (int, np.integer)) or isinstance(bid_worlds, bool) or bid_worlds < 2:
             raise ValueError(f"pimc: bid_worlds must be an int of at least 2, got {bid_worlds!r}")
         self.bid_worlds = int(bid_worlds)
+        if isinstance(margin, bool) or not isinstance(margin, (int, float, np.floating)) or not margin >= 0:
+            raise ValueError(f"pimc: margin must be a number of at least 0, got {margin!r}")
+        self.margin = float(margin)
         self.bids_searched = 0
         """Bids decided by search so far (the others went to ``fallback`` unsearched)."""
         self.bids_changed = 0
@@ -126,7 +134,7 @@ class PIMCAgent(Agent):
         cards = mask[:, : self.rules.card_slots] > 0
         search = np.flatnonzero(playing & (cards.sum(axis=1) > 1))
         if len(search):
-            actions[search] = self._search(observation[search], cards[search], rng)
+            actions[search] = self._search(observation[search], cards[search], rng, actions[search])
         for i in self._bid_rows(observation, mask, phase):
             chosen = self._search_bid(observation[i], mask[i], rng, int(actions[i]))
             if chosen >= 0:
@@ -139,7 +147,9 @@ class PIMCAgent(Agent):
         self.last_ms_per_decision = 1000 * spent / max(len(observation), 1)
         return actions
 
-    def _search(self, observations: np.ndarray, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    def _search(
+        self, observations: np.ndarray, legal: np.ndarray, rng: np.random.Generator, defaults: np.ndarray
+    ) -> np.ndarray:
         w = self.worlds
         parts, moves = [], []
         choices = [np.flatnonzero(row) for row in legal]
@@ -169,10 +179,23 @@ class PIMCAgent(Agent):
         offset = 0
         for i, a in enumerate(choices):
             k = w * len(a)
-            means = value[offset : offset + k].reshape(w, len(a)).mean(axis=0)
-            best[i] = a[int(np.argmax(means))]
+            outcomes = value[offset : offset + k].reshape(w, len(a))
+            best[i] = a[int(np.argmax(outcomes.mean(axis=0)))]
+            if self.margin > 0 and defaults[i] in a:
+                best[i] = self._keep_default(outcomes, a, int(defaults[i]), best[i])
             offset += k
         return best
+
+    def _keep_default(self, outcomes: np.ndarray, choices: np.ndarray, default: int, best: int) -> int:
+        """``best`` where its mean gain over ``default`` in the same worlds (``outcomes``: worlds
+        × choices) exceeds ``margin`` standard errors of that gain, else ``default``."""
+        if best == default or len(outcomes) < 2:
+            return best
+        if np.isinf(self.margin):
+            return default
+        gain = outcomes[:, choices == best][:, 0] - outcomes[:, choices == default][:, 0]
+        error = gain.std(ddof=1) / np.sqrt(len(gain))
+        return best if gain.mean() > self.margin * error else default
 
     # ------------------------------------------------------------------ bids
     def _bid_rows(self, observation: np.ndarray, mask: np.ndarray, phase: np.ndarray) -> np.ndarray:

@@ -75,6 +75,30 @@ def test_pimc_dumps_the_queen_on_the_king() -> None:
         assert pimc.act(obs, np.random.default_rng(0))[0] == rules.action_names.index("QS")
 
 
+def test_pimc_margin_keeps_the_fallback_card_unless_the_gain_is_clear() -> None:
+    """``margin``: an infinite margin plays the fallback's card everywhere (a finite one still
+    overrules it where the gain is the same in every world); the default (0) leaves it in some
+    position of a few deals (the search does choose)."""
+    rules = make_rules("black_lady_foster")
+    strategy = agents.from_rules("strategy", rules)
+    kept = agents.from_rules("pimc", rules, worlds=4, margin=float("inf"))
+    searched = agents.from_rules("pimc", rules, worlds=4)
+    table = Table(rules, num_games=8)
+    table.reset(seed=3)
+    rng = np.random.default_rng(3)
+    overruled = 0
+    while not table.deal_over.all():
+        live = np.flatnonzero(~table.deal_over)
+        obs = {"observation": table.observe()[live], "action_mask": table.action_mask()[live]}
+        base = strategy.act(obs, np.random.default_rng(0))
+        assert (kept.act(obs, np.random.default_rng(0)) == base).all()
+        overruled += int((searched.act(obs, np.random.default_rng(0)) != base).sum())
+        actions = np.zeros(table.num_games, np.int64)
+        actions[live] = [rng.choice(np.flatnonzero(row)) for row in obs["action_mask"]]
+        table.step(actions)
+    assert overruled > 0
+
+
 def test_pimc_defaults_to_the_family_heuristic() -> None:
     hearts, smear = agents.make("pimc", "hearts"), agents.make("pimc", "smear_partnership")
     assert hearts.rollout == "strategy" and hearts.fallback.name == "strategy"
@@ -83,7 +107,12 @@ def test_pimc_defaults_to_the_family_heuristic() -> None:
 
 @pytest.mark.parametrize(
     ("params", "message"),
-    [({"worlds": 0}, "worlds must be a positive int"), ({"rollout": "nope"}, "nope")],
+    [
+        ({"worlds": 0}, "worlds must be a positive int"),
+        ({"rollout": "nope"}, "nope"),
+        ({"margin": -1}, "margin must be a number of at least 0"),
+        ({"margin": "wide"}, "margin must be a number"),
+    ],
 )
 def test_pimc_parameters_are_checked(params: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
