@@ -586,6 +586,14 @@ def pimc_presets() -> str:
     return markdown(table)
 
 
+def pimc_presets_margin1() -> str:
+    """results/README.md: the same table for ``pimc:worlds=8:margin=1`` (the presets played)."""
+    table = load("pimc/presets_margin1_table.json")
+    from benchmarks.pimc_table import markdown  # noqa: PLC0415
+
+    return markdown(table)
+
+
 def pimc_ismcts() -> str:
     """README.md and docs/search.md: pimc against OpenSpiel's IS-MCTS (every seed's match)."""
     names = ["pimc", "ismcts:simulations=1000"]
@@ -618,6 +626,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "pimc-hearts": pimc_hearts,
     "pimc-strategy": pimc_strategy,
     "pimc-presets": pimc_presets,
+    "pimc-presets-margin1": pimc_presets_margin1,
     "pimc-rollouts": pimc_rollouts,
     "pimc-ppo": pimc_ppo,
     "pimc-ismcts": pimc_ismcts,

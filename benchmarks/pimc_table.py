@@ -10,6 +10,8 @@ every preset with some deals rather than some presets with none. Then the table:
     python -m benchmarks.pimc_table --report                      # the table from the JSONs
 
 The table (``results/pimc/presets_table.json`` and ``.md``) records the command and commit.
+``--out DIR`` keeps another setting's tournaments apart (its table: ``DIR_table.json``/``.md``),
+e.g. ``--spec pimc:worlds=8:margin=1 --out results/pimc/presets_margin1``.
 A preset ``pimc`` cannot play would be listed with the reason (it plays all of them);
 ``--presets a,b`` plays only those.
 """
@@ -30,7 +32,6 @@ from hearts_env import make_rules
 from hearts_env.presets import PRESETS, preset_names
 
 OUT = Path("results/pimc/presets")
-TABLE = Path("results/pimc/presets_table")
 
 
 def heuristic(preset: str) -> str:
@@ -47,11 +48,22 @@ def _commit() -> str:
         return "unknown"
 
 
+def table_path(out: Path) -> Path:
+    """Where the table of the tournaments in ``out`` goes (no suffix): ``out`` + ``_table``."""
+    return out.with_name(out.name + "_table")
+
+
 def play(
-    spec: str, deals: int, tables: int, minutes: float, seed: int, only: list[str] | None = None
+    spec: str,
+    deals: int,
+    tables: int,
+    minutes: float,
+    seed: int,
+    only: list[str] | None = None,
+    out: Path = OUT,
 ) -> None:
     """Play (or resume) every preset's tournament (``only`` those, if given) within ``minutes``
-    in all."""
+    in all, one JSON a preset in ``out``."""
     began = time.perf_counter()
     names = preset_names() if only is None else only
     for i, preset in enumerate(names):
@@ -70,18 +82,18 @@ def play(
             tables=tables,
             seed=seed,
         )
-        report = Tournament(config, json_path=OUT / f"{preset}.json", progress=False).run(time_limit_s=share)
+        report = Tournament(config, json_path=out / f"{preset}.json", progress=False).run(time_limit_s=share)
         pair = report["pairs"][0] if report["pairs"] else None
         print(f"{preset}: {report['deals']} deals, {pair}", flush=True)
 
 
-def report(spec: str) -> dict[str, Any]:
-    """The table from the presets' JSON files."""
+def report(spec: str, out: Path = OUT) -> dict[str, Any]:
+    """The table from the presets' JSON files in ``out``."""
     rows = []
     for preset in preset_names():
         rules = make_rules(preset)
         refusal = agents.refusal(spec.split(":")[0], rules)
-        path = OUT / f"{preset}.json"
+        path = out / f"{preset}.json"
         row: dict[str, Any] = {"preset": preset, "players": rules.num_players, "heuristic": heuristic(preset)}
         if refusal is not None or not path.exists():
             row["not_played"] = refusal or "no result yet"
@@ -101,7 +113,8 @@ def report(spec: str) -> dict[str, Any]:
             command=data["runs"][-1]["command"] if data.get("runs") else None,
         )
         rows.append(row)
-    command = f"python -m benchmarks.pimc_table --spec {spec} (then --report)"
+    where = "" if out == OUT else f" --out {out}"
+    command = f"python -m benchmarks.pimc_table --spec {spec}{where} (then --report)"
     table = {
         "spec": spec,
         "command": command,
@@ -118,8 +131,9 @@ def report(spec: str) -> dict[str, Any]:
         "presets_played": sum("deals" in r for r in rows),
         "presets": len(PRESETS),
     }
-    TABLE.with_suffix(".json").write_text(json.dumps(table, indent=1))
-    TABLE.with_suffix(".md").write_text(markdown(table))
+    path = table_path(out)
+    path.with_suffix(".json").write_text(json.dumps(table, indent=1))
+    path.with_suffix(".md").write_text(markdown(table))
     return table
 
 
@@ -170,15 +184,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--presets", help="comma-separated presets to play (default: every preset)")
     parser.add_argument("--report", action="store_true", help="only write the table from the JSON files")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=OUT,
+        help=f"the tournaments' folder (default {OUT}); the table is written beside it as OUT_table.json/.md",
+    )
     args = parser.parse_args(argv)
     only = None if args.presets is None else [name.strip() for name in args.presets.split(",")]
     unknown = sorted(set(only or ()) - set(PRESETS))
     if unknown:
         parser.error(f"unknown presets {unknown}: choose among {', '.join(PRESETS)}")
-    OUT.mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     if not args.report:
-        play(args.spec, args.deals, args.tables, args.minutes, args.seed, only)
-    table = report(args.spec)
+        play(args.spec, args.deals, args.tables, args.minutes, args.seed, only, args.out)
+    table = report(args.spec, args.out)
     print(markdown(table))
     return 0
 
