@@ -508,6 +508,7 @@ def pimc_hearts() -> str:
         else f" ({ms:.0f} ms a decision, the two cores shared; {one_core:.1f} ms on one core)"
     )
     table = load("pimc/presets_table.json")
+    margin = load("pimc/presets_margin1_table.json")
     matches = [
         load(f"pimc/{path.name}") for path in sorted((RESULTS / "pimc").glob("pimc_vs_ismcts1000*.json"))
     ]
@@ -519,7 +520,8 @@ def pimc_hearts() -> str:
         f"Standard Hearts, one `pimc` (16 worlds, `strategy` rollouts) against three `strategy`, "
         f"{report['deals']} duplicate deals: pimc − strategy = {pm(diff, ci)} points a deal{took}; "
         f"better than the family's heuristic in {table['presets_with_pimc_better']} of the "
-        f"{table['presets_played']} presets. Its rollouts play like `strategy`, likely why it gains most "
+        f"{table['presets_played']} presets (`margin=1`: {margin['presets_with_pimc_better']} of "
+        f"{margin['presets_played']} played). Its rollouts play like `strategy`, likely why it gains most "
         f"there: pimc − IS-MCTS(1000 simulations) = {ismcts}, and the shipped PPO agent "
         f"beats it ({ppo['deals']} deals): ppo − pimc = {pm(*pair(ppo, 'ppo', 'pimc'))}. Commands: "
         "[results](results/README.md#the-search-agent-pimc)."
