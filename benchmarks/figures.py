@@ -596,6 +596,23 @@ def pimc_presets_margin1() -> str:
     return markdown(table)
 
 
+def pimc_margin_matches() -> str:
+    """results/README.md: pimc settings two seats against two (``results/pimc/margin/``)."""
+    lines = [
+        "| pimc setting | against | deals | pimc − other (95% CI) | pimc ms/decision | file |",
+        "|---|---|---|---|---|---|",
+    ]
+    for path in sorted((RESULTS / "pimc" / "margin").glob("*.json")):
+        report = load(f"pimc/margin/{path.name}")
+        mine, other = report["config"]["agents"][:2]
+        ms = _move_time(report, mine)
+        lines.append(
+            f"| `{mine}` | `{other}` | {report['deals']} | {pm(*pair(report, mine, other), plus=True)} "
+            f"| {'-' if ms is None else f'{ms:.1f}'} | `{path.name}` |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def pimc_ismcts() -> str:
     """README.md and docs/search.md: pimc against OpenSpiel's IS-MCTS (every seed's match)."""
     names = ["pimc", "ismcts:simulations=1000"]
@@ -629,6 +646,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "pimc-strategy": pimc_strategy,
     "pimc-presets": pimc_presets,
     "pimc-presets-margin1": pimc_presets_margin1,
+    "pimc-margin-matches": pimc_margin_matches,
     "pimc-rollouts": pimc_rollouts,
     "pimc-ppo": pimc_ppo,
     "pimc-ismcts": pimc_ismcts,
