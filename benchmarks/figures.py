@@ -597,18 +597,24 @@ def pimc_presets_margin1() -> str:
 
 
 def pimc_margin_matches() -> str:
-    """results/README.md: pimc settings two seats against two (``results/pimc/margin/``)."""
+    """results/README.md: pimc settings against strategy and IS-MCTS in standard Hearts
+    (``results/pimc/margin/``): the seats each holds, the seed, the rule options."""
     lines = [
-        "| pimc setting | against | deals | pimc − other (95% CI) | pimc ms/decision | file |",
-        "|---|---|---|---|---|---|",
+        "| pimc setting | against | seats | options | seed | deals | pimc − other (95% CI) "
+        "| pimc ms/decision |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for path in sorted((RESULTS / "pimc" / "margin").glob("*.json")):
         report = load(f"pimc/margin/{path.name}")
-        mine, other = report["config"]["agents"][:2]
+        config = report["config"]
+        mine, other = config["agents"][:2]
+        seated = report["rotations"][0]  # the agent in each seat of the first seating
+        seats = f"{seated.count(mine)} vs {len(seated) - seated.count(mine)}"
+        options = ", ".join(f"{k}={v}" for k, v in config["options"].items()) or "-"
         ms = _move_time(report, mine)
         lines.append(
-            f"| `{mine}` | `{other}` | {report['deals']} | {pm(*pair(report, mine, other), plus=True)} "
-            f"| {'-' if ms is None else f'{ms:.1f}'} | `{path.name}` |"
+            f"| `{mine}` | `{other}` | {seats} | {options} | {config['seed']} | {report['deals']} "
+            f"| {pm(*pair(report, mine, other), plus=True)} | {'-' if ms is None else f'{ms:.1f}'} |"
         )
     return "\n".join(lines) + "\n"
 
