@@ -516,15 +516,25 @@ def pimc_hearts() -> str:
         f"{pm(*pair(m, 'pimc', 'ismcts:simulations=1000'), plus=True)} ({m['deals']} deals)" for m in matches
     )
     ppo = load("pimc/ppo_vs_pimc_hearts.json")
+    searched = "pimc:rollout=ppo:fallback=ppo:margin=1"
+    networked = [
+        load(f"pimc/margin/{path.name}")
+        for path in sorted((RESULTS / "pimc" / "margin").glob("pimc_ppo_margin1_vs_ismcts1000*.json"))
+    ]
+    with_network = ", ".join(
+        f"{pm(*pair(m, searched, 'ismcts:simulations=1000'), plus=True)} ({m['deals']} deals, seed "
+        f"{m['config']['seed']})"
+        for m in networked
+    )
     return _paragraph(
         f"Standard Hearts, one `pimc` (16 worlds, `strategy` rollouts) against three `strategy`, "
         f"{report['deals']} duplicate deals: pimc − strategy = {pm(diff, ci)} points a deal{took}; "
         f"better than the family's heuristic in {table['presets_with_pimc_better']} of the "
         f"{table['presets_played']} presets (`margin=1`: {margin['presets_with_pimc_better']} of "
-        f"{margin['presets_played']} played). Its rollouts play like `strategy`, likely why it gains most "
-        f"there: pimc − IS-MCTS(1000 simulations) = {ismcts}, and the shipped PPO agent "
-        f"beats it ({ppo['deals']} deals): ppo − pimc = {pm(*pair(ppo, 'ppo', 'pimc'))}. Commands: "
-        "[results](results/README.md#the-search-agent-pimc)."
+        f"{margin['presets_played']} played). Two seats against two IS-MCTS(1000 simulations): "
+        f"pimc − IS-MCTS = {ismcts}; with the shipped network as rollout and fallback and `margin=1`, "
+        f"{with_network}. The shipped PPO agent beats the default ({ppo['deals']} deals): ppo − pimc = "
+        f"{pm(*pair(ppo, 'ppo', 'pimc'))}. Commands: [results](results/README.md#the-search-agent-pimc)."
     )
 
 
