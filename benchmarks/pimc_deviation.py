@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 
 import agents
+from benchmarks.pimc_table import _commit
 from hearts_env import Table, make_rules
 
 
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             f"pimc overrules the fallback in {shares}"
         )
     if args.json:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        commit = _commit()
         command = "python -m benchmarks.pimc_deviation " + " ".join(
             argv if argv is not None else sys.argv[1:]
         )
