@@ -11,12 +11,16 @@ points, or the team's in partnership games; the moon and the variant's scoring a
 engine's). All worlds × cards of all the games of one call form one engine batch.
 
 * ``worlds`` (default 16): worlds per decision;
-* ``rollout`` (default: the family's heuristic, ``"strategy"`` or ``"smear"``): a player of
-  :mod:`hearts_env.rollouts` (``"random"``, ``"lowest"``, ``"ducker"``, ``"fast"``: bit-mask
-  players of the Hearts family, the fastest; in Smear ``random`` and ``lowest`` are the agents
-  of those names), or any agent spec, which then plays every seat of the rollouts from its
-  observations (``"strategy"``, or a checkpoint as ``"ppo;checkpoint=path"``: ``;`` for the
-  spec's ``:`` inside a spec);
+* ``rollout`` (default ``"best"``): a player of :mod:`hearts_env.rollouts` (``"random"``,
+  ``"lowest"``, ``"ducker"``, ``"fast"``: bit-mask players of the Hearts family, the fastest; in
+  Smear ``random`` and ``lowest`` are the agents of those names), or any agent spec, which then
+  plays every seat of the rollouts from its observations (``"strategy"``, or a checkpoint as
+  ``"ppo;checkpoint=path"``: ``;`` for the spec's ``:`` inside a spec). Two names depend on the
+  rules: ``"heuristic"`` is the family's heuristic (``strategy`` or ``smear``), and ``"best"`` is
+  the PPO specialist shipped for this preset and player count where one ships (``hearts`` 4,
+  ``black_maria`` 3, ``smear_partnership`` 4: ``ppo:network=specialist``) and the heuristic
+  elsewhere, or where torch is not installed (with a warning). :attr:`PIMCAgent.rollout` and
+  :attr:`PIMCAgent.fallback_spec` say which plays;
 * ``bids`` (default true): search the bids made before any card has moved (Smear's bids, the
   auction of Auction Hearts): in each of ``bid_worlds`` (default ``4 * worlds``) sampled deals,
   dealt afresh (:meth:`hearts_env.Table.deal`), the bids so far are made again by the seats that
@@ -25,11 +29,11 @@ engine's). All worlds × cards of all the games of one call form one engine batc
   over it, world by world, exceeds one standard error. A world that does not show the observer
   his hand, the bids and his legal actions leaves the bid to ``fallback``; ``bids_searched``
   counts the searched bids, ``bids_changed`` those where the search overruled the fallback;
-* ``margin`` (default 0): where above 0, a card where the fallback's card is legal is the
+* ``margin`` (default 1): where above 0, a card where the fallback's card is legal is the
   fallback's unless the best card's mean gain over it, world by world, exceeds ``margin``
   standard errors of that gain (the bids' rule, for the play; a gain the same in every world
   is clear); 0 takes the best mean, ``inf`` always keeps the fallback's card;
-* ``fallback`` (default: the family's heuristic): the agent for the other decisions (passing,
+* ``fallback`` (default ``"best"``, read as for ``rollout``): the agent for the other decisions (passing,
   declarations, the named suit, the moon choice; Smear's trumps and discards), and for the
   bids where ``bids`` is false.
 
@@ -46,7 +50,10 @@ threw away) is filled in consistently but not exactly (see
 
 from __future__ import annotations
 
+import importlib.util
 import time
+from importlib import resources
+import warnings
 from typing import ClassVar
 
 import numpy as np
@@ -60,6 +67,36 @@ from hearts_env.table import Table
 from hearts_env.worlds import sample_worlds, world_positions
 
 
+SPECIALIST = "ppo;network=specialist"
+"""The rollout and fallback ``best`` plays where a specialist ships (``;`` for ``:`` in a spec)."""
+
+
+def resolve_player(rules: Rules, name: str, what: str) -> str:
+    """``name`` with the rule-dependent names read: ``"heuristic"`` -> the family's heuristic,
+    ``"best"`` -> :data:`SPECIALIST` where a PPO specialist ships for ``rules``' preset and
+    player count and torch imports, else the heuristic (a warning when only torch is missing).
+    Any other name is returned as given; ``what`` names the parameter in the error."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"pimc: {what} must be a name or an agent spec, got {name!r}")
+    heuristic = family(rules).agents.heuristic  # strategy, smear
+    if name == "heuristic":
+        return heuristic
+    if name != "best":
+        return name
+    if importlib.util.find_spec("torch") is not None:
+        from agents.ppo import shipped_path  # noqa: PLC0415  (torch: the training extra)
+
+        return SPECIALIST if shipped_path(rules.preset, rules.num_players).exists() else heuristic
+    if (resources.files("agents") / "checkpoints" / f"{rules.preset}-{rules.num_players}p.pt").is_file():
+        warnings.warn(
+            f"pimc: a PPO specialist ships for {rules.preset} with {rules.num_players} players, but "
+            f"torch is not installed: the {what} is {heuristic!r} (install hearts-env[training] to "
+            "play the default setting)",
+            stacklevel=3,
+        )
+    return heuristic
+
+
 class PIMCAgent(Agent):
     """Perfect-information Monte Carlo over sampled worlds (see the module docstring)."""
 
@@ -71,33 +108,34 @@ class PIMCAgent(Agent):
         rules: Rules,
         *,
         worlds: int = 16,
-        rollout: str | None = None,
-        fallback: str | None = None,
+        rollout: str = "best",
+        fallback: str = "best",
         bids: bool = True,
         bid_worlds: int | None = None,
-        margin: float = 0.0,
+        margin: float = 1.0,
     ) -> None:
         super().__init__(rules)
         if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
             raise ValueError(f"pimc: worlds must be a positive int, got {worlds!r}")
         from agents import from_spec  # noqa: PLC0415  (agents imports this module lazily)
 
-        heuristic = family(rules).agents.heuristic  # strategy, smear
-        rollout = heuristic if rollout is None else rollout
-        if not isinstance(rollout, str):
-            raise ValueError(f"pimc: rollout must be a name or an agent spec, got {rollout!r}")
+        rollout = resolve_player(rules, rollout, "rollout")
         smear = rules.game == "smear"
         if smear and rollout in ("ducker", "fast"):
             raise ValueError(
                 f"pimc: rollout={rollout!r} is a Hearts-family player; Smear's rollouts are agents "
                 "(smear, lowest, random, a checkpoint)"
             )
-        self.worlds, self.rollout = int(worlds), rollout
+        self.worlds = int(worlds)
+        self.rollout = rollout
+        """The rollout player after ``best`` and ``heuristic`` are read (a name or an agent spec)."""
         # A rollout outside the engine's own players is an agent (a spec: strategy, a checkpoint)
         # that plays every seat of the rollouts from their observations (Smear's always are).
         engine_player = rollout in ROLLOUTS and not smear
         self.rollout_agent = None if engine_player else from_spec(rollout.replace(";", ":"), rules)
-        self.fallback = from_spec(heuristic if fallback is None else fallback, rules)
+        self.fallback_spec = resolve_player(rules, fallback, "fallback").replace(";", ":")
+        """The fallback agent's spec after ``best`` and ``heuristic`` are read."""
+        self.fallback = from_spec(self.fallback_spec, rules)
         self._positions = smear_world_positions if smear else world_positions
         self._tables: dict[int, Table] = {}
         self._playing = "phase" in self.layout.slices and "playing" in rules.phases
