@@ -2,16 +2,20 @@
 
 One seat of ``pimc`` against the heuristic in the others (``strategy`` for the Hearts family,
 ``smear`` for Smear), duplicate deals rotated through every seat, one tournament a preset
-written to ``results/pimc/presets/<preset>.json`` (resumable: run the command again to go on).
+written to ``results/pimc/presets_margin1/<preset>.json`` (resumable: run the command again to go on).
 A time budget is shared by the presets still to play, so a run that must stop early leaves
 every preset with some deals rather than some presets with none. Then the table::
 
     python -m benchmarks.pimc_table --deals 300 --minutes 60      # play (resumes)
     python -m benchmarks.pimc_table --report                      # the table from the JSONs
 
-The table (``results/pimc/presets_table.json`` and ``.md``) records the command and commit.
+The default spec, ``pimc:worlds=8:margin=1``, is pimc's default setting with 8 worlds (its
+margin written out, as it was not always the default). The table
+(``results/pimc/presets_margin1_table.json`` and ``.md``) records the command and commit.
 ``--out DIR`` keeps another setting's tournaments apart (its table: ``DIR_table.json``/``.md``),
-e.g. ``--spec pimc:worlds=8:margin=1 --out results/pimc/presets_margin1``.
+e.g. ``--spec pimc:worlds=32 --out results/pimc/presets_worlds32``. (``results/pimc/margin0/``
+holds the table of the earlier default, recorded as ``pimc:worlds=8``: margin 0, the heuristic
+as rollout and fallback.)
 A preset ``pimc`` cannot play would be listed with the reason (it plays all of them);
 ``--presets a,b`` plays only those.
 """
@@ -31,7 +35,8 @@ from evaluation.duplicate import Tournament, TournamentConfig
 from hearts_env import make_rules
 from hearts_env.presets import PRESETS, preset_names
 
-OUT = Path("results/pimc/presets")
+OUT = Path("results/pimc/presets_margin1")
+SPEC = "pimc:worlds=8:margin=1"
 
 
 def heuristic(preset: str) -> str:
@@ -177,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--spec", default="pimc:worlds=8", help="the pimc spec (default: pimc:worlds=8)")
+    parser.add_argument("--spec", default=SPEC, help=f"the pimc spec (default: {SPEC})")
     parser.add_argument("--deals", type=int, default=300, help="deals per preset (default 300)")
     parser.add_argument("--tables", type=int, default=50, help="tables per round (default 50)")
     parser.add_argument("--minutes", type=float, default=60.0, help="time for every preset together")

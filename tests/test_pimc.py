@@ -1,9 +1,12 @@
 """The ``pimc`` search agent: legal in every configuration it plays, reproducible from its
-generator, right where one card is plainly best, with the family's heuristic by default, timed
+generator, right where one card is plainly best, with the shipped specialist or else the family's
+heuristic by default, timed
 by tournaments (Smear's own: tests/test_smear_search.py). (Its strength is measured by the
 tournaments of benchmarks/pimc_table.py.)"""
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
@@ -77,12 +80,12 @@ def test_pimc_dumps_the_queen_on_the_king() -> None:
 
 def test_pimc_margin_keeps_the_fallback_card_unless_the_gain_is_clear() -> None:
     """``margin``: an infinite margin plays the fallback's card everywhere (a finite one still
-    overrules it where the gain is the same in every world); the default (0) leaves it in some
+    overrules it where the gain is the same in every world); 0 (the best mean) leaves it in some
     position of the first tricks of a few deals (the search does choose)."""
     rules = make_rules("black_lady_foster")
     strategy = agents.from_rules("strategy", rules)
     kept = agents.from_rules("pimc", rules, worlds=2, margin=float("inf"))
-    searched = agents.from_rules("pimc", rules, worlds=2)
+    searched = agents.from_rules("pimc", rules, worlds=2, margin=0)
     table = Table(rules, num_games=3)
     table.reset(seed=3)
     rng = np.random.default_rng(3)
@@ -99,10 +102,41 @@ def test_pimc_margin_keeps_the_fallback_card_unless_the_gain_is_clear() -> None:
     assert overruled > 0
 
 
-def test_pimc_defaults_to_the_family_heuristic() -> None:
-    hearts, smear = agents.make("pimc", "hearts"), agents.make("pimc", "smear_partnership")
-    assert hearts.rollout == "strategy" and hearts.fallback.name == "strategy"
-    assert smear.rollout == "smear" and smear.fallback.name == "smear"
+@pytest.mark.parametrize(
+    ("preset", "num_players", "player"),
+    [
+        ("hearts", 4, "ppo:network=specialist"),
+        ("black_maria", 3, "ppo:network=specialist"),
+        ("smear_partnership", 4, "ppo:network=specialist"),
+        ("hearts", 5, "strategy"),
+        ("omnibus", 4, "strategy"),
+        ("black_maria", 4, "strategy"),
+        ("smear_widow", 4, "smear"),
+    ],
+)
+def test_pimc_default_is_the_specialist_else_heuristic(preset: str, num_players: int, player: str) -> None:
+    pimc = agents.make("pimc", preset, num_players)
+    assert pimc.margin == 1.0
+    assert pimc.rollout.replace(";", ":") == pimc.fallback_spec == player
+    assert pimc.fallback.name == player.split(":")[0]
+    if player.startswith("ppo"):
+        assert pimc.rollout_agent.network == pimc.fallback.network == "specialist"
+    heuristic = agents.make("pimc", preset, num_players, rollout="heuristic", fallback="heuristic")
+    assert heuristic.rollout == heuristic.fallback_spec == ("smear" if "smear" in preset else "strategy")
+
+
+def test_pimc_without_torch_plays_the_heuristic_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    hide_torch = lambda name, *rest: None if name == "torch" else find_spec(name, *rest)  # noqa: E731
+    monkeypatch.setattr(importlib.util, "find_spec", hide_torch)
+    with pytest.warns(UserWarning, match="torch is not installed: the rollout is 'strategy'"):
+        pimc = agents.make("pimc", "hearts", 4, fallback="heuristic")
+    assert pimc.rollout == "strategy"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no specialist ships for 5 players: nothing to say
+        assert agents.make("pimc", "hearts", 5).rollout == "strategy"
 
 
 @pytest.mark.parametrize(
@@ -110,6 +144,8 @@ def test_pimc_defaults_to_the_family_heuristic() -> None:
     [
         ({"worlds": 0}, "worlds must be a positive int"),
         ({"rollout": "nope"}, "nope"),
+        ({"rollout": ""}, "rollout must be a name or an agent spec"),
+        ({"fallback": 3}, "fallback must be a name or an agent spec"),
         ({"margin": -1}, "margin must be a number of at least 0"),
         ({"margin": "wide"}, "margin must be a number"),
     ],
