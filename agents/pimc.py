@@ -52,8 +52,8 @@ from __future__ import annotations
 
 import importlib.util
 import time
-from importlib import resources
 import warnings
+from importlib import resources
 from typing import ClassVar
 
 import numpy as np
@@ -65,7 +65,6 @@ from hearts_env.rules import Rules
 from hearts_env.smear_worlds import world_positions as smear_world_positions
 from hearts_env.table import Table
 from hearts_env.worlds import sample_worlds, world_positions
-
 
 SPECIALIST = "ppo;network=specialist"
 """The rollout and fallback ``best`` plays where a specialist ships (``;`` for ``:`` in a spec)."""
