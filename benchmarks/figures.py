@@ -495,9 +495,30 @@ def _move_time(report: dict[str, Any], name: str) -> float | None:
     return next((row["ms_per_decision"] for row in report.get("move_times", []) if row["name"] == name), None)
 
 
+DEFAULT_PIMC = "16 worlds, `margin=1`, the shipped network as rollout and fallback"
+"""How the figures name pimc's default setting in standard Hearts (4 players)."""
+EARLIER_PIMC = "margin 0, `strategy` as rollout and fallback: the default before commit 19c23b4"
+"""How the figures name the default the files of ``results/pimc/margin0/`` were played with."""
+
+
+PPO_VS_PIMC = (("hearts", "hearts"), ("black_maria", "black_maria"), ("smear_partnership", "Smear pairs"))
+"""The shipped PPO agents' matches with pimc: file ``results/pimc/ppo_vs_pimc_<name>.json``, label."""
+
+
+def _ismcts_matches(folder: str) -> list[dict[str, Any]]:
+    """pimc's matches against IS-MCTS(1000) in ``results/<folder>``, by file name."""
+    return [load(f"{folder}/{p.name}") for p in sorted((RESULTS / folder).glob("pimc_vs_ismcts1000*.json"))]
+
+
+def _against_ismcts(matches: list[dict[str, Any]]) -> str:
+    return ", ".join(
+        f"{pm(*pair(m, 'pimc', 'ismcts:simulations=1000'), plus=True)} ({m['deals']} deals)" for m in matches
+    )
+
+
 def pimc_hearts() -> str:
     """README.md: the default pimc against three strategy, every preset's heuristic, IS-MCTS and
-    the shipped PPO agent."""
+    the shipped PPO agent; the earlier default's numbers."""
     report = load("pimc/pimc_vs_strategy_hearts.json")
     diff, ci = pair(report, "pimc", "strategy")
     ms = _move_time(report, "pimc")
@@ -507,47 +528,72 @@ def pimc_hearts() -> str:
         if ms is None
         else f" ({ms:.0f} ms a decision, the two cores shared; {one_core:.1f} ms on one core)"
     )
-    table = load("pimc/presets_table.json")
-    margin = load("pimc/presets_margin1_table.json")
-    matches = [
-        load(f"pimc/{path.name}") for path in sorted((RESULTS / "pimc").glob("pimc_vs_ismcts1000*.json"))
-    ]
-    ismcts = ", ".join(
-        f"{pm(*pair(m, 'pimc', 'ismcts:simulations=1000'), plus=True)} ({m['deals']} deals)" for m in matches
-    )
-    ppo = load("pimc/ppo_vs_pimc_hearts.json")
-    searched = "pimc:rollout=ppo:fallback=ppo:margin=1"
-    networked = [
-        load(f"pimc/margin/{path.name}")
-        for path in sorted((RESULTS / "pimc" / "margin").glob("pimc_ppo_margin1_vs_ismcts1000*.json"))
-    ]
-    with_network = ", ".join(
-        f"{pm(*pair(m, searched, 'ismcts:simulations=1000'), plus=True)} ({m['deals']} deals, seed "
-        f"{m['config']['seed']})"
-        for m in networked
+    table = load("pimc/presets_margin1_table.json")
+    earlier = load("pimc/margin0/pimc_vs_strategy_hearts.json")
+    ppo = ", ".join(
+        f"{label} {pm(*pair(load(f'pimc/ppo_vs_pimc_{name}.json'), 'ppo', 'pimc'), plus=True)}"
+        for name, label in PPO_VS_PIMC
     )
     return _paragraph(
-        f"Standard Hearts, one `pimc` (16 worlds, `strategy` rollouts) against three `strategy`, "
-        f"{report['deals']} duplicate deals: pimc − strategy = {pm(diff, ci)} points a deal{took}; "
-        f"better than the family's heuristic in {table['presets_with_pimc_better']} of the "
-        f"{table['presets_played']} presets (`margin=1`: {margin['presets_with_pimc_better']} of "
-        f"{margin['presets_played']} played). Two seats against two IS-MCTS(1000 simulations): "
-        f"pimc − IS-MCTS = {ismcts}; with the shipped network as rollout and fallback and `margin=1`, "
-        f"{with_network}. The shipped PPO agent beats the default ({ppo['deals']} deals): ppo − pimc = "
-        f"{pm(*pair(ppo, 'ppo', 'pimc'))}. Commands: [results](results/README.md#the-search-agent-pimc)."
+        f"Standard Hearts, one `pimc` (the default: {DEFAULT_PIMC}) against three `strategy`, "
+        f"{report['deals']} duplicate deals: pimc − strategy = {pm(diff, ci)} points a deal{took}. "
+        f"Two seats against two IS-MCTS(1000 simulations), OpenSpiel's rules: pimc − IS-MCTS = "
+        f"{_against_ismcts(_ismcts_matches('pimc'))}. With 8 worlds, better than the family's "
+        f"heuristic in {table['presets_with_pimc_better']} of the {table['presets_played']} presets "
+        f"played. The shipped PPO agents against it (ppo − pimc, 100 deals each): {ppo}. The earlier "
+        f"default (margin 0, `strategy` rollouts): {pm(*pair(earlier, 'pimc', 'strategy'))} against "
+        f"`strategy`, {_against_ismcts(_ismcts_matches('pimc/margin0'))} against IS-MCTS. Commands: "
+        f"[results](results/README.md#the-search-agent-pimc)."
+    )
+
+
+def _pimc_strategy(report: dict[str, Any], setting: str) -> str:
+    diff, ci = pair(report, "pimc", "strategy")
+    ms = _move_time(report, "pimc")
+    took = "" if ms is None else f", {ms:.1f} ms a decision (other runs sharing the machine's two cores)"
+    planned = report["deals_planned"]
+    asked = "" if report["deals"] == planned else f" of the {planned} asked (stopped for time)"
+    return (
+        f"Standard Hearts, one `pimc` ({setting}) against three `strategy` over {report['deals']} "
+        f"duplicate deals{asked} x {len(report['rotations'])} seatings: pimc − strategy = "
+        f"{pm(diff, ci)} points a deal{took}."
     )
 
 
 def pimc_strategy() -> str:
     """results/README.md and docs/search.md: the default pimc against three strategy."""
-    report = load("pimc/pimc_vs_strategy_hearts.json")
-    diff, ci = pair(report, "pimc", "strategy")
-    ms = _move_time(report, "pimc")
-    took = "" if ms is None else f", {ms:.1f} ms a decision (other runs sharing the machine's two cores)"
     return _paragraph(
-        f"Standard Hearts, one `pimc` (the default: 16 worlds, `strategy` rollouts) against three "
-        f"`strategy` over {report['deals']} of the 2000 duplicate deals asked (stopped for time) x "
-        f"{len(report['rotations'])} seatings: pimc − strategy = {pm(diff, ci)} points a deal{took}."
+        _pimc_strategy(load("pimc/pimc_vs_strategy_hearts.json"), f"the default: {DEFAULT_PIMC}")
+    )
+
+
+def pimc_one_core() -> str:
+    """docs/search.md: the default pimc's move time on one core (100 tables and one table)."""
+    batched, single = load("pimc/move_time_one_core.json"), load("pimc/move_time_one_core_one_table.json")
+    return _paragraph(
+        f"On one core (`OMP_NUM_THREADS=1 taskset -c 0 {batched['runs'][-1]['command']}`, the other "
+        f"core busy with other work) the default `pimc` took {_move_time(batched, 'pimc'):.1f} ms a "
+        f"decision batched over {batched['config']['tables']} tables, and "
+        f"{_move_time(single, 'pimc'):.1f} ms with one table (`--deals {single['deals']} --tables 1`, "
+        "`results/pimc/move_time_one_core_one_table.json`)."
+    )
+
+
+def pimc_margin0() -> str:
+    """results/README.md: what the earlier default (``results/pimc/margin0/``) measured."""
+    ppo = [
+        f"{label}: ppo − pimc = {pm(*pair(load(f'pimc/margin0/{name}.json'), 'ppo', 'pimc'), plus=True)}"
+        for name, label in (("ppo_vs_pimc_hearts", "hearts"), ("ppo_vs_pimc_black_maria", "black_maria"))
+    ]
+    one_core = _move_time(load("pimc/margin0/move_time_one_core.json"), "pimc")
+    table = load("pimc/margin0/presets_table.json")
+    return _paragraph(
+        _pimc_strategy(load("pimc/margin0/pimc_vs_strategy_hearts.json"), EARLIER_PIMC)
+        + f" Against IS-MCTS(1000), two seats against two: "
+        f"{_against_ismcts(_ismcts_matches('pimc/margin0'))}. On one core: {one_core:.1f} ms a "
+        f"decision. The shipped PPO agents (100 deals each): {'; '.join(ppo)}. With 8 worlds, better "
+        f"than the family's heuristic in {table['presets_with_pimc_better']} of the "
+        f"{table['presets_played']} presets (`results/pimc/margin0/presets_table.md`)."
     )
 
 
@@ -580,6 +626,7 @@ def pimc_ppo() -> str:
     for name, label in (
         ("ppo_vs_pimc_hearts", "hearts, 4 players"),
         ("ppo_vs_pimc_black_maria", "black_maria, 3 players"),
+        ("ppo_vs_pimc_smear_partnership", "smear_partnership, 4 players (pair against pair)"),
     ):
         report = load(f"pimc/{name}.json")
         diff, ci = pair(report, "ppo", "pimc")
@@ -591,15 +638,16 @@ def pimc_ppo() -> str:
 
 
 def pimc_presets() -> str:
-    """results/README.md: pimc against the family's heuristic in every preset."""
-    table = load("pimc/presets_table.json")
+    """results/README.md: the earlier default against the family's heuristic in every preset."""
+    table = load("pimc/margin0/presets_table.json")
     from benchmarks.pimc_table import markdown  # noqa: PLC0415
 
     return markdown(table)
 
 
 def pimc_presets_margin1() -> str:
-    """results/README.md: the same table for ``pimc:worlds=8:margin=1`` (the presets played)."""
+    """results/README.md: the default with 8 worlds, ``pimc:worlds=8:margin=1``, against the
+    family's heuristic in every preset."""
     table = load("pimc/presets_margin1_table.json")
     from benchmarks.pimc_table import markdown  # noqa: PLC0415
 
@@ -611,8 +659,8 @@ def pimc_margin_matches() -> str:
     (``results/pimc/margin/``): the seats each holds, the seed, the rule options."""
     lines = [
         "| pimc setting | against | seats | options | seed | deals | pimc − other (95% CI) "
-        "| pimc ms/decision |",
-        "|---|---|---|---|---|---|---|---|",
+        "| pimc ms/decision | commit |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for path in sorted((RESULTS / "pimc" / "margin").glob("*.json")):
         report = load(f"pimc/margin/{path.name}")
@@ -624,23 +672,24 @@ def pimc_margin_matches() -> str:
         ms = _move_time(report, mine)
         lines.append(
             f"| `{mine}` | `{other}` | {seats} | {options} | {config['seed']} | {report['deals']} "
-            f"| {pm(*pair(report, mine, other), plus=True)} | {'-' if ms is None else f'{ms:.1f}'} |"
+            f"| {pm(*pair(report, mine, other), plus=True)} | {'-' if ms is None else f'{ms:.1f}'} "
+            f"| {report['runs'][-1]['commit'][:8]} |"
         )
     return "\n".join(lines) + "\n"
 
 
 def pimc_ismcts() -> str:
-    """README.md and docs/search.md: pimc against OpenSpiel's IS-MCTS (every seed's match)."""
-    names = ["pimc", "ismcts:simulations=1000"]
-    parts = []
-    for path in sorted((RESULTS / "pimc").glob("pimc_vs_ismcts1000*.json")):
-        report = load(f"pimc/{path.name}")
-        diff, ci = pair(report, *names)
-        parts.append(
-            f"{report['deals']} duplicate deals: {names[0]} − IS-MCTS = {pm(diff, ci, plus=True)} points a "
-            f"deal (`{report['runs'][-1]['command'].split('  #')[0]}`)"
-        )
-    head = "Against OpenSpiel's IS-MCTS with 1000 simulations (OpenSpiel's rules), over "
+    """docs/search.md and results/README.md: the default pimc against OpenSpiel's IS-MCTS."""
+    parts = [
+        f"{report['deals']} duplicate deals: pimc − IS-MCTS = "
+        f"{pm(*pair(report, 'pimc', 'ismcts:simulations=1000'), plus=True)} points a deal "
+        f"(`{report['runs'][-1]['command'].split('  #')[0]}`)"
+        for report in _ismcts_matches("pimc")
+    ]
+    head = (
+        f"Against OpenSpiel's IS-MCTS with 1000 simulations (OpenSpiel's rules), the default `pimc` "
+        f"({DEFAULT_PIMC}), two seats against two, over "
+    )
     return _paragraph(head + "; over ".join(parts) + ".")
 
 
@@ -661,6 +710,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "pimc-hearts": pimc_hearts,
     "pimc-strategy": pimc_strategy,
     "pimc-presets": pimc_presets,
+    "pimc-margin0": pimc_margin0,
+    "pimc-one-core": pimc_one_core,
     "pimc-presets-margin1": pimc_presets_margin1,
     "pimc-margin-matches": pimc_margin_matches,
     "pimc-rollouts": pimc_rollouts,
