@@ -210,7 +210,7 @@ class PIMCAgent(Agent):
         if self.rollout_agent is None:
             value = result.rewards[:, 0] + table.play_out(self.rollout, rng)[:, 0]
         else:
-            value = result.rewards[:, 0] + self._agent_rollout(table, rng)
+            value = result.rewards[:, 0] + self._agent_rollout(table, rng, n)
         value = value[:n]
         best = np.empty(len(observations), np.int64)
         offset = 0
@@ -298,7 +298,7 @@ class PIMCAgent(Agent):
                 if not np.array_equal(shown, np.broadcast_to(self.layout.view(row, name), shown.shape)):
                     return -1
         actions = np.concatenate([np.tile(choices, w), np.full(table.num_games - count, choices[0])])
-        value = table.step(actions).rewards[:, 0] + self._agent_rollout(table, rng)
+        value = table.step(actions).rewards[:, 0] + self._agent_rollout(table, rng, count)
         gain = value[:count].reshape(w, len(choices))
         if default in choices:
             gain = gain - gain[:, np.flatnonzero(choices == default)]  # paired, world by world
@@ -308,15 +308,20 @@ class PIMCAgent(Agent):
             return default
         return int(choices[best])
 
-    def _agent_rollout(self, table: Table, rng: np.random.Generator) -> np.ndarray:
+    def _agent_rollout(self, table: Table, rng: np.random.Generator, used: int) -> np.ndarray:
         """Seat 0's reward of every game of ``table`` played to the end of the deal by the
-        rollout agent in every seat."""
+        rollout agent in every seat; the games from ``used`` on only fill the table's size, so
+        they play their first legal action and their rewards mean nothing."""
         value = np.zeros(table.num_games)
         actions = np.zeros(table.num_games, np.int64)
         while True:
             live = np.flatnonzero(~table.deal_over)
             if not len(live):
                 return value
-            obs = {"observation": table.observe()[live], "action_mask": table.action_mask()[live]}
-            actions[live] = self.rollout_agent.act(obs, rng)
+            mask = table.action_mask()
+            rows, filler = live[live < used], live[live >= used]
+            actions[filler] = mask[filler].argmax(axis=1)
+            if len(rows):
+                obs = {"observation": table.observe()[rows], "action_mask": mask[rows]}
+                actions[rows] = self.rollout_agent.act(obs, rng)
             value += table.step(actions).rewards[:, 0]
