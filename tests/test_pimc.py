@@ -162,3 +162,32 @@ def test_a_tournament_reports_the_move_time() -> None:
     # half the seats of 4 deals x 2 seatings, 64 decisions a deal (12 passes, 52 cards) each
     assert times["pimc:worlds=2"]["decisions"] == times["random"]["decisions"] == 4 * 2 * 64 // 2
     assert times["pimc:worlds=2"]["ms_per_decision"] > times["random"]["ms_per_decision"] > 0
+
+
+def test_agent_rollouts_leave_the_filler_games_out() -> None:
+    """The table is a power of two; the games past the searched ones only fill it: the rollout
+    agent never sees them, and the card chosen is legal."""
+    rules = make_rules("omnibus")
+    pimc = agents.from_rules("pimc", rules, worlds=3, rollout="strategy")
+    seen: list[int] = []
+    act = pimc.rollout_agent.act
+
+    def counting(obs, rng):
+        seen.append(len(obs["observation"]))
+        return act(obs, rng)
+
+    pimc.rollout_agent.act = counting
+    table = Table(rules, num_games=1)
+    table.reset(seed=2)
+    strategy = agents.from_rules("strategy", rules)
+    rng = np.random.default_rng(2)
+    playing = rules.phases.index("playing")
+    while True:
+        obs = {"observation": table.observe(), "action_mask": table.action_mask()}
+        if obs["action_mask"][0, : rules.card_slots].sum() > 1 and pimc.view(obs, "phase")[0, playing] > 0.5:
+            break
+        table.step(strategy.act(obs, rng))
+    searched = 3 * int(obs["action_mask"][0, : rules.card_slots].sum())
+    card = pimc.act(obs, rng)[0]
+    assert obs["action_mask"][0, card]
+    assert seen and max(seen) == searched < pimc._table(searched).num_games
