@@ -4,11 +4,13 @@ At each card play with a choice (and each bid, below), the agent draws ``worlds`
 hidden cards uniformly among those consistent with what its seat has seen
 (:func:`hearts_env.worlds.sample_worlds`: its hand, its passes, every card played and by whom,
 the voids shown), starts the engine from each world (:func:`hearts_env.worlds.world_positions`),
-plays every legal card in every world, plays the deal out with a rollout player (the family's
-heuristic, ``strategy`` or ``smear``, in every seat by default, or a bit-mask player of
-:mod:`hearts_env.rollouts`) and chooses the card with the best mean reward, the family's (own
-points, or the team's in partnership games; the moon and the variant's scoring are the
-engine's). All worlds × cards of all the games of one call form one engine batch.
+plays every legal card in every world, plays the deal out with a rollout player in every seat
+(by default the PPO specialist shipped for the configuration, else the family's heuristic,
+``strategy`` or ``smear``; or a bit-mask player of :mod:`hearts_env.rollouts`) and chooses the
+card with the best mean reward, the family's (own points, or the team's in partnership games;
+the moon and the variant's scoring are the engine's), keeping the fallback's card unless
+another's gain is clear (``margin``). All worlds × cards of all the games of one call form one
+engine batch.
 
 * ``worlds`` (default 16): worlds per decision;
 * ``rollout`` (default ``"best"``): a player of :mod:`hearts_env.rollouts` (``"random"``,
