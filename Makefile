@@ -22,9 +22,12 @@ $(STAMP): pyproject.toml
 	$(PIP) install -q -e ".[training,benchmarks,dev]"
 	touch $(STAMP)
 
+# The tests in TEST_WORKERS processes (pytest-xdist; 2: this machine's cores; 0: one process).
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest --durations=15
+	$(PY) -m pytest -n $(TEST_WORKERS) --durations=15
 
 # The main job: a few minutes of PPO self-play on standard Hearts, then a duplicate tournament
 # of the fresh agent, the shipped one, strategy and random (table printed, plots in runs/demo).
