@@ -501,12 +501,13 @@ EARLIER_PIMC = "margin 0, `strategy` as rollout and fallback: the default before
 """How the figures name the default the files of ``results/pimc/margin0/`` were played with."""
 
 
-PPO_VS_PIMC = (
-    ("hearts", "hearts"),
-    ("black_maria", "black_maria"),
-    ("smear_partnership", "(points made) smear_partnership"),
-)
-"""The shipped PPO agents' matches with pimc: file ``results/pimc/ppo_vs_pimc_<name>.json``, label."""
+PPO_VS_PIMC = {
+    "hearts": "hearts, 4 players",
+    "black_maria": "black_maria, 3 players",
+    "smear_partnership": "smear_partnership, 4 players (pair against pair)",
+}
+"""The shipped PPO agents' matches with pimc: ``results/pimc/ppo_vs_pimc_<preset>.json`` -> its
+row label in the results' table."""
 
 
 def _ismcts_matches(folder: str) -> list[dict[str, Any]]:
@@ -532,8 +533,9 @@ def pimc_hearts() -> str:
     table = load("pimc/presets_margin1_table.json")
     earlier = load("pimc/margin0/pimc_vs_strategy_hearts.json")
     ppo = ", ".join(
-        f"{label} {pm(*pair(load(f'pimc/ppo_vs_pimc_{name}.json'), 'ppo', 'pimc'), plus=True)}"
-        for name, label in PPO_VS_PIMC
+        f"{'(points made) ' if name.startswith('smear') else ''}{name} "
+        f"{pm(*pair(load(f'pimc/ppo_vs_pimc_{name}.json'), 'ppo', 'pimc'), plus=True)}"
+        for name in PPO_VS_PIMC
     )
     return _paragraph(
         f"Standard Hearts, one `pimc` (the default: {DEFAULT_PIMC}) against three `strategy`, "
@@ -623,12 +625,8 @@ def pimc_rollouts() -> str:
 def pimc_ppo() -> str:
     """results/README.md and README.md: the shipped PPO checkpoints against pimc."""
     lines = ["| checkpoint | deals | ppo − pimc (95% CI) | pimc ms/decision |", "|---|---|---|---|"]
-    for name, label in (
-        ("ppo_vs_pimc_hearts", "hearts, 4 players"),
-        ("ppo_vs_pimc_black_maria", "black_maria, 3 players"),
-        ("ppo_vs_pimc_smear_partnership", "smear_partnership, 4 players (pair against pair)"),
-    ):
-        report = load(f"pimc/{name}.json")
+    for name, label in PPO_VS_PIMC.items():
+        report = load(f"pimc/ppo_vs_pimc_{name}.json")
         diff, ci = pair(report, "ppo", "pimc")
         ms = _move_time(report, "pimc")
         lines.append(
