@@ -130,6 +130,22 @@ def test_masking_never_lets_an_illegal_card_through() -> None:
         assert buf.mask[np.arange(n), played].all()
 
 
+def test_the_rollout_samples_the_policy_s_distribution_and_its_log_probability() -> None:
+    from training.rollout import sample
+
+    torch.manual_seed(0)
+    logits = torch.tensor([[0.0, 1.0, ILLEGAL_LOGIT, 2.0, -3.0]]).repeat(200_000, 1)
+    action, logprob = sample(logits)
+    expected = torch.softmax(logits[0], 0).numpy()
+    counts = np.bincount(action.numpy(), minlength=5)
+    assert counts[2] == 0  # the illegal action is never drawn
+    # chi-square over the legal actions (3 degrees of freedom): 16.3 is its 0.999 quantile
+    legal = expected > 0
+    chi2 = float((((counts - len(action) * expected) ** 2)[legal] / (len(action) * expected[legal])).sum())
+    assert chi2 < 16.3, (counts, expected)
+    assert torch.allclose(logprob, torch.log_softmax(logits, 1).gather(1, action[:, None]).squeeze(1))
+
+
 def test_missing_shipped_checkpoint_is_named() -> None:
     with pytest.raises(FileNotFoundError, match="no PPO checkpoint ships for omnibus with 5 players"):
         agents.make("ppo", "omnibus", 5, network="specialist")
