@@ -55,12 +55,12 @@ from __future__ import annotations
 import importlib.util
 import time
 import warnings
-from importlib import resources
 from typing import ClassVar
 
 import numpy as np
 
 from agents.base import Agent, Observation
+from agents.shipped import shipped_path
 from hearts_env.families import family
 from hearts_env.rollouts import ROLLOUTS
 from hearts_env.rules import Rules
@@ -84,17 +84,16 @@ def resolve_player(rules: Rules, name: str, what: str) -> str:
         return heuristic
     if name != "best":
         return name
+    if not shipped_path(rules.preset, rules.num_players).exists():
+        return heuristic
     if importlib.util.find_spec("torch") is not None:
-        from agents.ppo import shipped_path  # noqa: PLC0415  (torch: the training extra)
-
-        return SPECIALIST if shipped_path(rules.preset, rules.num_players).exists() else heuristic
-    if (resources.files("agents") / "checkpoints" / f"{rules.preset}-{rules.num_players}p.pt").is_file():
-        warnings.warn(
-            f"pimc: a PPO specialist ships for {rules.preset} with {rules.num_players} players, but "
-            f"torch is not installed: the {what} is {heuristic!r} (install hearts-env[training] to "
-            "play the default setting)",
-            stacklevel=3,
-        )
+        return SPECIALIST
+    warnings.warn(
+        f"pimc: a PPO specialist ships for {rules.preset} with {rules.num_players} players, but "
+        f"torch is not installed: the {what} is {heuristic!r} (install hearts-env[training] to "
+        "play the default setting)",
+        stacklevel=3,
+    )
     return heuristic
 
 

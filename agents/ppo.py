@@ -40,13 +40,13 @@ import pickle
 import re
 import warnings
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.base import Agent, Observation
+from agents.shipped import shipped, shipped_path, universal_path
 from hearts_env.families import FAMILIES, family
 from hearts_env.rules import Rules
 
@@ -59,39 +59,20 @@ except ImportError as error:  # pragma: no cover - only without the training ext
     ) from error
 
 FORMAT = "hearts-env-ppo/1"
+"""Version tag of the policy file layout."""
 NETWORKS = ("auto", "specialist", "universal")
 """Values of the agent's ``network`` parameter: ``auto`` (the default) plays the specialist shipped
 for the configuration, else the family's shipped universal network; ``specialist`` and
 ``universal`` play that one only (an error where it does not ship)."""
-"""Version tag of the policy file layout."""
 CHECKPOINT_FORMAT = "hearts-env-ppo-checkpoint"
 """``format`` of a :mod:`training.ppo` resume checkpoint (its ``version`` says which layout)."""
 ILLEGAL_LOGIT = -1e9
 """Logit given to illegal cards: exp() underflows to exactly 0, yet entropies stay finite."""
-SHIPPED_DIR = Path(str(resources.files("agents") / "checkpoints"))
-"""Where the shipped checkpoints live: ``<preset>-<n>p.pt`` (with their learning curves), package
-data of :mod:`agents` found through :mod:`importlib.resources`, so a source tree, an editable install
-and an installed wheel all find them (packages install unzipped, so it is a directory)."""
 
 
 class NoShippedCheckpointError(FileNotFoundError, ValueError):
     """No checkpoint ships for this preset and player count: a missing file, and (as every agent
     that cannot play some rules, for ``agents.make``'s callers) a ``ValueError``."""
-
-
-def shipped_path(preset: str, num_players: int) -> Path:
-    """Path of the shipped checkpoint for ``preset`` with ``num_players`` (it may not exist)."""
-    return SHIPPED_DIR / f"{preset}-{num_players}p.pt"
-
-
-def universal_path(game: str) -> Path:
-    """Path of the shipped universal network of family ``game`` (it may not exist)."""
-    return SHIPPED_DIR / f"universal-{game}.pt"
-
-
-def shipped() -> list[str]:
-    """Names (``<preset>-<n>p``) of the checkpoints that ship with the package."""
-    return sorted(p.stem for p in SHIPPED_DIR.glob("*.pt"))
 
 
 def _layer(inputs: int, outputs: int, std: float) -> nn.Linear:

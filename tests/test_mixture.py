@@ -14,6 +14,7 @@ pytest.importorskip("torch")
 
 import agents  # noqa: E402
 import agents.ppo  # noqa: E402
+import agents.shipped  # noqa: E402
 from agents.ppo import PPOAgent  # noqa: E402
 from evaluation.duplicate import Tournament, TournamentConfig  # noqa: E402
 from hearts_env.presets import PRESETS, all_configs, make_rules  # noqa: E402
@@ -87,7 +88,7 @@ def test_a_short_run_plays_every_configuration_and_resumes(tmp_path, monkeypatch
     shipped.mkdir()
     shutil.copy(policy, shipped / "universal-hearts.pt")
     shutil.copy(agents.ppo.shipped_path("hearts", 4), shipped / "hearts-4p.pt")
-    monkeypatch.setattr(agents.ppo, "SHIPPED_DIR", shipped)
+    monkeypatch.setattr(agents.shipped, "SHIPPED_DIR", shipped)
     assert agents.make("ppo", "spot_hearts", 5).network == "universal"
     assert agents.make("ppo", "hearts", 4).network == "specialist"
     assert agents.make("ppo", "hearts", 4, network="universal").network == "universal"
