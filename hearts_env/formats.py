@@ -125,10 +125,13 @@ def unpack_numpy(obs: Mapping[str, np.ndarray] | np.ndarray, layout: Layout) -> 
         bits = main
     else:
         flat = np.unpackbits(np.ascontiguousarray(main).view(np.uint8), axis=-1, bitorder="little")
-        bits = flat[..., packing.source]
+        bits = np.take(flat, packing.source, axis=-1)
         if packing.second is not None:
             bits = bits + np.where(packing.second >= 0, flat[..., np.maximum(packing.second, 0)], 0)
-    return np.concatenate([bits.astype(np.float32), tail.astype(np.float32, copy=False)], axis=-1)
+    out = np.empty((*bits.shape[:-1], packing.size), np.float32)  # one copy of each part
+    out[..., : bits.shape[-1]] = bits
+    out[..., bits.shape[-1] :] = tail
+    return out
 
 
 def _format_of(dtype: Any) -> str:
@@ -153,7 +156,8 @@ def unpack(
 
     ``obs`` is a format's dict (``observation`` and, for ``uint8``/``packed``, ``tail``) of
     NumPy arrays or torch tensors (packed words may be uint64 NumPy arrays or int64 tensors).
-    Only the compact arrays cross to the device; the bits are expanded there.
+    Only the compact arrays cross to the device; the bits are expanded there (for the CPU,
+    NumPy arrays are expanded by :func:`unpack_numpy`, the same numbers, faster).
 
     Shapes and dtypes are checked against ``layout`` (``ValueError`` naming expected and got),
     and a uint8 prefix's values on the host (NumPy or a CPU tensor: one vectorised pass); a
@@ -171,6 +175,9 @@ def unpack(
     if isinstance(main, np.ndarray):
         if main.dtype == np.float32:
             return torch.from_numpy(main).to(device)
+        if fmt == "packed" and isinstance(tail, np.ndarray) and torch.device(device or "cpu").type == "cpu":
+            # on the host NumPy's byte table expands the bits several times faster than torch's shifts
+            return torch.from_numpy(unpack_numpy(obs, layout))
         if main.dtype == np.uint64:
             main = main.view(np.int64)  # torch's bit operations want a signed word
         main = torch.from_numpy(np.ascontiguousarray(main))
