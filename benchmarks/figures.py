@@ -331,6 +331,83 @@ def training_variants() -> str:
     )
 
 
+def _rate_rows(report: dict[str, Any]) -> dict[str, float]:
+    """A training_rate file's decisions per second by setting."""
+    return {row["settings"]: row["decisions_per_s"] for row in report["rows"]}
+
+
+TRAINING_TARGET = 100_000.0
+"""Decisions per second the default training should reach with ``--threads 2`` (issue 22)."""
+
+
+def training_throughput() -> str:
+    """docs/training.md: the training rate before and after, on one machine and day."""
+    before, after = load("training_rate/before.json"), load("training_rate/after.json")
+    old, new = _rate_rows(before), _rate_rows(after)
+    commits = [r["runs"][0]["commit"][:7] for r in (before, after)]
+    lines = [
+        f"`{after['command']}` (and the same for commit {commits[0]}, {before['runs'][0]['date'][:10]}), "
+        "rollouts and learning together, one minute a setting:",
+        "",
+        f"| `hearts-env train` flags | before ({commits[0]}) | after ({commits[1]}) |",
+        "|---|---|---|",
+    ]
+    for settings, rate in new.items():
+        was = f"{old[settings] / 1e3:.1f}k decisions/s" if settings in old else "—"
+        lines.append(f"| `{settings}` | {was} | {rate / 1e3:.1f}k decisions/s |")
+    parts = {p["precision"]: p for p in after["breakdown"]["precisions"]}
+    f32 = parts["float32"]
+    rollout = [i["rollout_s"] for i in f32["iterations"][1:]]
+    update = [i["update_s"] for i in f32["iterations"][1:]]
+    text = (
+        f"After, per iteration (`{after['breakdown']['command']}`, float32, iterations after the "
+        f"first): the rollout {min(rollout):.2f}–{max(rollout):.2f} s, the update "
+        f"{min(update):.2f}–{max(update):.2f} s; one forward and backward pass over "
+        f"{f32['minibatch_rows']:,} decisions {f32['minibatch_ms']:.1f} ms in float32"
+    )
+    if "bfloat16" in parts:
+        text += f", {parts['bfloat16']['minibatch_ms']:.0f} ms in bfloat16 (emulated on this CPU)"
+    default = new.get("--threads 2", 0.0)
+    verdict = "met" if default >= TRAINING_TARGET else "not met"
+    text += (
+        f". The target of {TRAINING_TARGET / 1e3:.0f}k decisions/s with `--threads 2` and the default "
+        f"network is {verdict} on this machine ({default / 1e3:.1f}k)"
+    )
+    return "\n".join(lines) + "\n\n" + _paragraph(text + ".")
+
+
+def training_seeds() -> str:
+    """docs/training.md: strength of training settings over several training seeds."""
+    report = load("training_seeds/formats.json")
+    runs = report["runs"]
+    seeds = sorted({r["seed"] for r in runs})
+    by = {(r["arm"], r["seed"]): r for r in runs}
+    first = runs[0]
+    head = "| arm | flags | " + " | ".join(f"seed {s}" for s in seeds)
+    lines = [
+        f"`{report['command']}`: {first['decisions']:,} decisions a run, one thread, two runs at once; "
+        f"each policy alone against three `{first['opponent']}` over {first['deals']:,} duplicate deals "
+        "(its points a deal minus theirs, lower is better):",
+        "",
+        head + " | mean (95% t over seeds) | minus the first arm | decisions/s |",
+        "|---|---|" + "---|" * len(seeds) + "---|---|---|",
+    ]
+    for arm in report["arms"]:
+        cells = " | ".join(
+            pm(by[arm["arm"], s]["diff"], by[arm["arm"], s]["ci95"], 2, plus=True) for s in seeds
+        )
+        gap = "—"
+        if "reference" in arm:
+            gap = pm(arm["minus_reference"], arm["minus_reference_ci95"], 2, plus=True)
+        flags = f"`{arm['flags']}`" if arm["flags"] else "(default)"
+        commit = f" at {arm['commit'][:7]}" if arm.get("commit") else ""
+        lines.append(
+            f"| {arm['arm']}{commit} | {flags} | {cells} | {pm(arm['mean_diff'], arm['ci95_seeds'], 2, plus=True)} "
+            f"| {gap} | {arm['decisions_per_s'] / 1e3:.1f}k |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------------- Smear
 def _smear_row(path: Path) -> str:
     report = load(str(path.relative_to(RESULTS)))
@@ -703,6 +780,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "ppo-table": ppo_table,
     "black-maria": black_maria,
     "training-variants": training_variants,
+    "training-throughput": training_throughput,
+    "training-seeds": training_seeds,
     "smear-table": smear_table,
     "smear-ppo": smear_ppo,
     "pimc-hearts": pimc_hearts,
