@@ -401,10 +401,9 @@ def training_seeds() -> str:
             gap = pm(arm["minus_reference"], arm["minus_reference_ci95"], 2, plus=True)
         flags = f"`{arm['flags']}`" if arm["flags"] else "(default)"
         commit = f" at {arm['commit'][:7]}" if arm.get("commit") else ""
-        lines.append(
-            f"| {arm['arm']}{commit} | {flags} | {cells} | {pm(arm['mean_diff'], arm['ci95_seeds'], 2, plus=True)} "
-            f"| {gap} | {arm['decisions_per_s'] / 1e3:.1f}k |"
-        )
+        mean = pm(arm["mean_diff"], arm["ci95_seeds"], 2, plus=True)
+        rate = f"{arm['decisions_per_s'] / 1e3:.1f}k"
+        lines.append(f"| {arm['arm']}{commit} | {flags} | {cells} | {mean} | {gap} | {rate} |")
     return "\n".join(lines) + "\n"
 
 
