@@ -379,7 +379,7 @@ def training_throughput() -> str:
 def training_seeds() -> str:
     """docs/training.md: strength of training settings over several training seeds."""
     report = load("training_seeds/formats.json")
-    runs = report["runs"]
+    runs = report["trainings"]
     seeds = sorted({r["seed"] for r in runs})
     by = {(r["arm"], r["seed"]): r for r in runs}
     first = runs[0]

@@ -13,6 +13,8 @@ holds the training noise, not only the deals'. Lower is better in the Hearts fam
 Runs are kept in ``--run-root`` (one folder an arm and seed); a finished run (its
 ``summary.json``) is read, not trained again, and a killed one is resumed, so the command can be
 run again after an interruption. ``--parallel`` runs go at once (one thread each).
+``--json`` writes the command, the machine and its run record, ``trainings`` (one entry a run:
+its decisions, rate and evaluation) and ``arms`` (the comparison).
 
 Run: ``python -m benchmarks.training_seeds --arm default= --arm packed='--obs-format packed'
 --seeds 1,2,3 --total-decisions 6000000 --json results/training_seeds/packed.json``
@@ -165,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
         command = shlex.join(["python", "-m", "benchmarks.training_seeds", *argv])
         Path(options.json).parent.mkdir(parents=True, exist_ok=True)
         with open(options.json, "w") as f:
-            json.dump(report(command, runs=runs, arms=rows), f, indent=2)
+            json.dump(report(command, trainings=runs, arms=rows), f, indent=2)
 
 
 if __name__ == "__main__":
