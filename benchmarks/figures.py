@@ -377,15 +377,26 @@ def training_throughput() -> str:
 
 
 def training_seeds() -> str:
-    """docs/training.md: strength of training settings over several training seeds."""
-    report = load("training_seeds/formats.json")
+    """docs/training.md: strength of training settings over several training seeds, the same budget."""
+    return _seeds_table("training_seeds/formats.json")
+
+
+def training_seeds_time() -> str:
+    """docs/training.md: one PPO epoch given the decisions two epochs make in the same time."""
+    return _seeds_table("training_seeds/epochs_equal_time.json")
+
+
+def _seeds_table(name: str) -> str:
+    """A :mod:`benchmarks.training_seeds` file as a table: each arm's seeds, mean and gap."""
+    report = load(name)
     runs = report["trainings"]
     seeds = sorted({r["seed"] for r in runs})
     by = {(r["arm"], r["seed"]): r for r in runs}
     first = runs[0]
     head = "| arm | flags | " + " | ".join(f"seed {s}" for s in seeds)
     lines = [
-        f"`{report['command']}`: {first['decisions']:,} decisions a run, one thread, two runs at once; "
+        f"`{report['command']}`: {first['decisions']:,} decisions a run unless its flags say otherwise, "
+        "one thread, two runs at once; "
         f"each policy alone against three `{first['opponent']}` over {first['deals']:,} duplicate deals "
         "(its points a deal minus theirs, lower is better):",
         "",
@@ -781,6 +792,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "training-variants": training_variants,
     "training-throughput": training_throughput,
     "training-seeds": training_seeds,
+    "training-seeds-time": training_seeds_time,
     "smear-table": smear_table,
     "smear-ppo": smear_ppo,
     "pimc-hearts": pimc_hearts,
