@@ -386,6 +386,16 @@ def training_seeds_time() -> str:
     return _seeds_table("training_seeds/epochs_equal_time.json")
 
 
+def training_seeds_hidden() -> str:
+    """docs/training.md: the 128x128 network against the default 256x256 over training seeds."""
+    return _seeds_table("training_seeds/hidden128.json")
+
+
+def training_seeds_hidden_time() -> str:
+    """docs/training.md: the 128x128 network given the decisions the default makes in its time."""
+    return _seeds_table("training_seeds/hidden128_equal_time.json")
+
+
 def _seeds_table(name: str) -> str:
     """A :mod:`benchmarks.training_seeds` file as a table: each arm's seeds, mean and gap."""
     report = load(name)
@@ -793,6 +803,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "training-throughput": training_throughput,
     "training-seeds": training_seeds,
     "training-seeds-time": training_seeds_time,
+    "training-seeds-hidden": training_seeds_hidden,
+    "training-seeds-hidden-time": training_seeds_hidden_time,
     "smear-table": smear_table,
     "smear-ppo": smear_ppo,
     "pimc-hearts": pimc_hearts,
