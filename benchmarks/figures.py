@@ -355,6 +355,10 @@ def training_throughput() -> str:
     for settings, rate in new.items():
         was = f"{old[settings] / 1e3:.1f}k decisions/s" if settings in old else "—"
         lines.append(f"| `{settings}` | {was} | {rate / 1e3:.1f}k decisions/s |")
+    lean = load("training_rate/hidden128.json")  # the leaner network, a run of its own that day
+    for settings, rate in _rate_rows(lean).items():
+        commit = lean["runs"][0]["commit"][:7]
+        lines.append(f"| `{settings}` | — | {rate / 1e3:.1f}k decisions/s (a run of its own, {commit}) |")
     parts = {p["precision"]: p for p in after["breakdown"]["precisions"]}
     f32 = parts["float32"]
     rollout = [i["rollout_s"] for i in f32["iterations"][1:]]
