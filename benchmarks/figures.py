@@ -22,7 +22,7 @@ import statistics
 import sys
 import textwrap
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -378,26 +378,6 @@ def training_throughput() -> str:
         f"network is {verdict} on this machine ({default / 1e3:.1f}k)"
     )
     return "\n".join(lines) + "\n\n" + _paragraph(text + ".")
-
-
-def training_seeds() -> str:
-    """docs/training.md: strength of training settings over several training seeds, the same budget."""
-    return _seeds_table("training_seeds/formats.json")
-
-
-def training_seeds_time() -> str:
-    """docs/training.md: one PPO epoch given the decisions two epochs make in the same time."""
-    return _seeds_table("training_seeds/epochs_equal_time.json")
-
-
-def training_seeds_hidden() -> str:
-    """docs/training.md: the 128x128 network against the default 256x256 over training seeds."""
-    return _seeds_table("training_seeds/hidden128.json")
-
-
-def training_seeds_hidden_time() -> str:
-    """docs/training.md: the 128x128 network given the decisions the default makes in its time."""
-    return _seeds_table("training_seeds/hidden128_equal_time.json")
 
 
 def _seeds_table(name: str) -> str:
@@ -805,10 +785,11 @@ FIGURES: dict[str, Callable[[], str]] = {
     "black-maria": black_maria,
     "training-variants": training_variants,
     "training-throughput": training_throughput,
-    "training-seeds": training_seeds,
-    "training-seeds-time": training_seeds_time,
-    "training-seeds-hidden": training_seeds_hidden,
-    "training-seeds-hidden-time": training_seeds_hidden_time,
+    # settings over training seeds (benchmarks.training_seeds): the same budget, or the same time
+    "training-seeds": partial(_seeds_table, "training_seeds/formats.json"),
+    "training-seeds-time": partial(_seeds_table, "training_seeds/epochs_equal_time.json"),
+    "training-seeds-hidden": partial(_seeds_table, "training_seeds/hidden128.json"),
+    "training-seeds-hidden-time": partial(_seeds_table, "training_seeds/hidden128_equal_time.json"),
     "smear-table": smear_table,
     "smear-ppo": smear_ppo,
     "pimc-hearts": pimc_hearts,

@@ -37,8 +37,9 @@ import numpy as np
 from benchmarks.checkouts import ROOT, git
 from benchmarks.throughput import report
 
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
-"""Student's t quantile 0.975 by degrees of freedom (n seeds: n - 1)."""
+T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086)  # fmt: skip
+"""Student's t quantile 0.975 for 1, 2, … 20 degrees of freedom (n seeds: n - 1; beyond, 1.96)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,9 @@ def interval(values: list[float]) -> tuple[float, float]:
     x = np.asarray(values, float)
     if len(x) < 2:
         return float(x.mean()), float("nan")
-    return float(x.mean()), float(T975.get(len(x) - 1, 1.96) * x.std(ddof=1) / np.sqrt(len(x)))
+    df = len(x) - 1
+    t = T975[df - 1] if df <= len(T975) else 1.96
+    return float(x.mean()), float(t * x.std(ddof=1) / np.sqrt(len(x)))
 
 
 def compare(runs: list[dict[str, Any]], arms: list[Arm], seeds: list[int]) -> list[dict[str, Any]]:
@@ -118,11 +121,19 @@ def compare(runs: list[dict[str, Any]], arms: list[Arm], seeds: list[int]) -> li
     return rows
 
 
+def _arm(text: str) -> Arm:
+    """``--arm``'s type: :meth:`Arm.parse`, its message shown by argparse."""
+    try:
+        return Arm.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line: train every arm x seed, then print (and save) the comparison."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--arm", action="append", required=True, type=Arm.parse,
+        "--arm", action="append", required=True, type=_arm,
         help="NAME=FLAGS or NAME@COMMIT=FLAGS (repeated; the first is the reference)",
     )  # fmt: skip
     parser.add_argument("--seeds", default="1,2,3", help="training seeds, comma-separated (default 1,2,3)")
@@ -139,7 +150,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", help="write the comparison to this JSON file")
     argv = sys.argv[1:] if argv is None else list(argv)
     options = parser.parse_args(argv)
-    seeds = [int(s) for s in options.seeds.split(",")]
+    try:
+        seeds = [int(s) for s in options.seeds.split(",")]
+    except ValueError:
+        parser.error(f"--seeds takes comma-separated integers like 1,2,3, got {options.seeds!r}")
     arms: list[Arm] = options.arm
     if len({a.name for a in arms}) != len(arms):
         parser.error("two arms share a name")

@@ -31,3 +31,20 @@ def test_arms_are_compared_with_the_first_seed_by_seed() -> None:
     assert "reference" not in first and first["mean_diff"] == 2.0
     assert second["reference"] == "a" and second["minus_reference"] == 0.5
     assert second["minus_reference_ci95"] == 0.0  # the same gap on every seed: no spread
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--arm", "no-equals-sign"], "an arm is NAME=FLAGS"),
+        (["--arm", "a=", "--seeds", "1,two"], "--seeds takes comma-separated integers"),
+        (["--arm", "a=", "--arm", "a=--threads 2"], "two arms share a name"),
+    ],
+)
+def test_a_bad_command_line_is_one_error_and_trains_nothing(tmp_path, capsys, argv, message) -> None:
+    from benchmarks.training_seeds import main
+
+    with pytest.raises(SystemExit):
+        main([*argv, "--run-root", str(tmp_path / "runs")])
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()
