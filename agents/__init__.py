@@ -40,8 +40,10 @@ training, evaluation and tournaments use when no agent is named.
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import json
+from pathlib import Path
 from typing import Any
 
 from agents.base import Agent, Observation
@@ -168,6 +170,30 @@ def from_spec(spec: str, rules: Rules) -> Agent:
     return from_rules(name, rules, **params)
 
 
+def weight_files(spec: str, rules: Rules) -> tuple[Path, ...]:
+    """The files the agent of ``spec`` reads to play ``rules`` (a trained policy's weights; none
+    for a heuristic), found without building it (:meth:`Agent.weight_files`)."""
+    name, params = parse_spec(spec)
+    ask = getattr(agent_class(name), "weight_files", None)
+    return tuple(Path(f) for f in ask(rules, **params)) if callable(ask) else ()
+
+
+def weights_digest(spec: str, rules: Rules) -> str | None:
+    """A short SHA-256 (16 hex digits) of the files the agent of ``spec`` reads for ``rules``, in
+    order; None when it reads none (or none exists yet: building the agent will say so).
+
+    Tournament records and leaderboard cells keep it, so a network retrained under the same spec
+    (``ppo``, ``ppo:network=universal``, a checkpoint overwritten in place) is not taken for the one
+    that was played."""
+    files = [f for f in weight_files(spec, rules) if f.is_file()]
+    if not files:
+        return None
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 __all__ = [
     "FAMILY_DEFAULTS",
     "REGISTRY",
@@ -186,4 +212,6 @@ __all__ = [
     "parse_spec",
     "parse_value",
     "refusal",
+    "weight_files",
+    "weights_digest",
 ]

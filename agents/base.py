@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -90,6 +91,16 @@ class Agent(ABC):
         families = " and ".join(f"{g.capitalize()}-family" for g in cls.games)
         presets = ", ".join(name for g in cls.games for name in preset_names(g))
         return f"it plays {families} presets only ({presets})"
+
+    @classmethod
+    def weight_files(cls, rules: Rules, **params: Any) -> tuple[Path, ...]:
+        """The files this agent reads to play ``rules`` with these parameters (a trained policy's
+        weights), without building it: a tournament records their digest
+        (:func:`agents.weights_digest`), so a resumed record or a leaderboard cell notices when
+        the network behind a spec changed. The base class reads none; :class:`agents.ppo.PPOAgent`
+        names its checkpoint, :class:`agents.pimc.PIMCAgent` those of its rollout and fallback."""
+        del rules, params
+        return ()
 
     @classmethod
     def refusal(cls, rules: Rules) -> str | None:

@@ -55,7 +55,8 @@ from __future__ import annotations
 import importlib.util
 import time
 import warnings
-from typing import ClassVar
+from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -156,6 +157,22 @@ class PIMCAgent(Agent):
         self.decisions = 0
         self.seconds = 0.0
         self.last_ms_per_decision = 0.0
+
+    @classmethod
+    def weight_files(
+        cls, rules: Rules, *, rollout: str = "best", fallback: str = "best", **params: Any
+    ) -> tuple[Path, ...]:
+        """The files its rollout and fallback players read (the PPO specialist's, where ``best``
+        plays it); an engine rollout (``fast``, ``ducker``...) reads none."""
+        del params
+        from agents import weight_files  # noqa: PLC0415  (agents imports this module lazily)
+
+        files: list[Path] = []
+        for name, what in ((rollout, "rollout"), (fallback, "fallback")):
+            spec = resolve_player(rules, name, what)
+            if spec not in ROLLOUTS:  # the engine's players (and their agent namesakes) read none
+                files += [f for f in weight_files(spec.replace(";", ":"), rules) if f not in files]
+        return tuple(files)
 
     def _table(self, size: int) -> Table:
         bucket = 1 << max(size - 1, 0).bit_length()

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, Observation
-from agents.shipped import shipped, shipped_path, universal_path
+from agents.shipped import network_path, shipped
 from hearts_env.families import FAMILIES, family
 from hearts_env.rules import Rules
 
@@ -274,20 +274,14 @@ class PPOAgent(Agent):
         self.network = "given"
         """Which network plays: ``"given"`` (``checkpoint``), ``"specialist"`` (shipped for this
         preset and player count) or ``"universal"`` (the family's shipped universal network)."""
-        if checkpoint is None and network == "universal":
-            path, self.network = universal_path(rules.game), "universal"
-            if not path.exists():
+        if checkpoint is None:
+            path, self.network = network_path(rules, network)
+            if not path.exists() and self.network == "universal":
                 raise NoShippedCheckpointError(
                     f"agent 'ppo': no universal network ships for the {rules.game} family "
                     f"({path.name}); train one with `python -m training.mixture --family {rules.game}` "
                     "and pass checkpoint=PATH"
                 )
-            checkpoint = path
-        if checkpoint is None:
-            path = shipped_path(rules.preset, rules.num_players)
-            self.network = "specialist"
-            if network == "auto" and not path.exists() and universal_path(rules.game).exists():
-                path, self.network = universal_path(rules.game), "universal"
             if not path.exists():
                 ships = ", ".join(shipped()) or "none"  # no universal network of the family either
                 raise NoShippedCheckpointError(
@@ -311,6 +305,17 @@ class PPOAgent(Agent):
                 f"({' '.join(str(error).split())[:300]})"
             ) from None
         self.net = net.to(self.device)
+
+    @classmethod
+    def weight_files(
+        cls, rules: Rules, *, checkpoint: str | Path | None = None, network: str = "auto", **params: Any
+    ) -> tuple[Path, ...]:
+        """The policy file it plays for ``rules``: ``checkpoint``, else the shipped one
+        (:func:`agents.shipped.network_path`)."""
+        del params
+        if checkpoint is not None:
+            return (Path(checkpoint),)
+        return (network_path(rules, network)[0],)
 
     @classmethod
     def from_network(

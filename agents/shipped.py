@@ -11,6 +11,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from hearts_env.rules import Rules
+
 SHIPPED_DIR = Path(str(resources.files("agents") / "checkpoints"))
 """Where the shipped checkpoints live (with their learning curves): package data of :mod:`agents`
 found through :mod:`importlib.resources`, so a source tree, an editable install and an installed
@@ -30,3 +32,18 @@ def universal_path(game: str) -> Path:
 def shipped() -> list[str]:
     """Names (``<preset>-<n>p``, ``universal-<family>``) of the checkpoints that ship."""
     return sorted(p.stem for p in SHIPPED_DIR.glob("*.pt"))
+
+
+def network_path(rules: Rules, network: str = "auto") -> tuple[Path, str]:
+    """The shipped file ``ppo`` plays for ``rules`` and which network it is.
+
+    ``network="universal"``: the family's universal network; ``"specialist"``: the specialist of
+    this preset and player count; ``"auto"``: the specialist where one ships, else the universal
+    network where that ships. Returns ``(path, "specialist" | "universal")``; the path may not
+    exist (nothing ships), which the caller reports."""
+    if network == "universal":
+        return universal_path(rules.game), "universal"
+    path = shipped_path(rules.preset, rules.num_players)
+    if network == "auto" and not path.exists() and universal_path(rules.game).exists():
+        return universal_path(rules.game), "universal"
+    return path, "specialist"

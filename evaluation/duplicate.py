@@ -72,7 +72,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import Agent, family_defaults, from_spec, parse_spec, refusal
+from agents import Agent, family_defaults, from_spec, parse_spec, refusal, weights_digest
 from agents import labels as agent_labels
 from agents.base import random_legal
 from evaluation.flags import non_negative_int, positive_int
@@ -231,6 +231,9 @@ class Tournament:
             reason = refusal(parse_spec(spec)[0], self.rules)
             if reason:
                 raise ValueError(reason)
+        self.weights = {spec: d for spec in self.names if (d := weights_digest(spec, self.rules))}
+        """Agent spec -> digest of the files it plays (:func:`agents.weights_digest`; trained
+        policies only): the record keeps it, and a resume with other weights is refused."""
         seats = seating(config.agents, p)
         self.rotations = rotations(seats)
         offsets = rotation_offsets(seats)
@@ -271,7 +274,9 @@ class Tournament:
         """What the record holds (:mod:`evaluation.record`)."""
         saved = None
         if self.json_path is not None:
-            saved = load_record(self.json_path, self.shape, config.record(), self.rules.describe())
+            saved = load_record(
+                self.json_path, self.shape, config.record(), self.rules.describe(), self.weights
+            )
         if saved is not None:
             self.record, self.runs = saved
         else:
@@ -467,6 +472,7 @@ class Tournament:
             "elapsed_s": round(self.record["elapsed_s"], 2),
             "rules": self.rules.describe(),
             "config": self.config.record(),
+            **({"weights": self.weights} if self.weights else {}),
             "runs": self.runs,
             "progress": self.record,
         }

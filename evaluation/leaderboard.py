@@ -16,10 +16,10 @@ shipped one, ``ppo:checkpoint=PATH:label=NAME`` for another).
 
 Every cell's tournament keeps its own resumable JSON under ``--dir``, so a stopped leaderboard
 goes on where it stopped, and a finished cell is read back, not played again. A cell already in
-the leaderboard JSON (``previous``: the same agent spec, configuration, deals, tables and seed) is
-taken from it as it stands, with the commit it was played at, so adding a row to a committed
-leaderboard plays that row's cells only; ``--ray`` plays
-each tournament's streams on Ray actors. The outputs (:func:`write_outputs`): the JSON (every cell
+the leaderboard JSON (``previous``: the same agent spec, configuration, deals, tables and seed,
+and for a trained policy the same weights, :func:`agents.weights_digest`) is taken from it as it
+stands, with the commit it was played at, so adding a row to a committed leaderboard plays that
+row's cells only; ``--ray`` plays each tournament's streams on Ray actors. The outputs (:func:`write_outputs`): the JSON (every cell
 with its command, the commit and date), a Markdown table (:func:`markdown`), the README's
 headline rows (:func:`headline`) and a PNG heatmap (agents × presets; colour = the agent's
 advantage over the reference in points a deal, as a share of the deal's stake, green better).
@@ -60,6 +60,8 @@ class Cell:
     num_players: int
     spec: str | None
     reason: str | None = None
+    weights: str | None = None
+    """Digest of the files the agent plays here (:func:`agents.weights_digest`; trained policies)."""
 
 
 def reference(rules: Rules) -> str:
@@ -105,11 +107,15 @@ def _cell(spec: str, name: str, rules: Rules) -> Cell:
         and getattr(agent, "network", "") == "universal"
     ):
         return Cell(*where, None, "no specialist ships (the universal network is its own row)")
-    return Cell(*where, spec)
+    return Cell(*where, spec, weights=agents.weights_digest(spec, rules))
 
 
 def _file_name(cell: Cell) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{cell.agent}__{cell.preset}-{cell.num_players}p") + ".json"
+    """The cell's tournament record; a trained agent's carries its weights' digest, so a network
+    retrained under the same spec starts a record of its own."""
+    weights = f"__{cell.weights[:8]}" if cell.weights else ""
+    name = f"{cell.agent}__{cell.preset}-{cell.num_players}p{weights}"
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) + ".json"
 
 
 def play_cell(
@@ -154,6 +160,7 @@ def play_cell(
         "diff": round(diff, 4),
         "ci95": round(ci, 4),
         "verdict": "better" if good else "worse" if bad else "no difference",
+        **({"weights": cell.weights} if cell.weights else {}),
         "ms_per_decision": times.get(cell.agent),
         "record": str(path),
         "command": command,
@@ -237,9 +244,11 @@ def run(
 
 
 def _key(cell: Cell | dict[str, Any]) -> tuple[Any, ...]:
+    """What makes an earlier cell this one: the agent, its spec, the configuration and the weights
+    it played (a retrained network's cells are played again)."""
     if isinstance(cell, Cell):
-        return (cell.agent, cell.spec, cell.preset, cell.num_players)
-    return (cell["agent"], cell.get("spec"), cell["preset"], cell["num_players"])
+        return (cell.agent, cell.spec, cell.preset, cell.num_players, cell.weights)
+    return (cell["agent"], cell.get("spec"), cell["preset"], cell["num_players"], cell.get("weights"))
 
 
 def _finished(

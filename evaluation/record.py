@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,11 +72,17 @@ def empty_record(shape: RecordShape) -> dict[str, Any]:
 
 
 def load_record(
-    path: Path, shape: RecordShape, config: dict[str, Any], rules: dict[str, Any]
+    path: Path,
+    shape: RecordShape,
+    config: dict[str, Any],
+    rules: dict[str, Any],
+    weights: dict[str, str] | None = None,
 ) -> tuple[dict[str, Any], list[Any]] | None:
     """The progress and the runs' provenance saved at ``path`` (None: no file there), checked
     to be this tournament's (``config``: :meth:`TournamentConfig.record`, ``rules``: the rules'
-    ``describe()``) and consistent with ``shape``; ``ValueError`` naming the file otherwise."""
+    ``describe()``, ``weights``: the digests of the files its trained agents play) and consistent
+    with ``shape``; ``ValueError`` naming the file otherwise. A record written before records
+    kept the digests resumes with a warning (what its agents played cannot be checked)."""
     if not path.exists():
         return None
 
@@ -102,12 +109,36 @@ def load_record(
             f"{path} holds a different tournament ({saved['config']}); "
             "delete it or choose another --json to start this one"
         )
+    changed = weights_changed(saved.get("weights"), weights or {})
+    if changed:
+        raise ValueError(
+            f"{path} was played with other weights behind {changed}: the network was retrained or "
+            "replaced since; delete the file or choose another --json to play the new one"
+        )
+    if weights and "weights" not in saved:
+        warnings.warn(
+            f"{path} does not record which network its agents played (it predates that): resuming "
+            f"it as {', '.join(weights)} now, which cannot be checked",
+            stacklevel=3,
+        )
     try:
         check_record(shape, saved["progress"])
     except (TypeError, ValueError) as error:
         raise refuse(f"its progress is inconsistent: {error}") from None
     runs = saved.get("runs", [])
     return saved["progress"], list(runs) if isinstance(runs, list) else []
+
+
+def weights_changed(saved: Any, weights: dict[str, str]) -> str | None:
+    """The agents (a phrase naming their specs and digests) whose weights differ between a saved
+    record's ``weights`` and this run's; None when they agree or the record kept none."""
+    if saved is None:
+        return None
+    saved = saved if isinstance(saved, dict) else {}
+    specs = sorted(s for s in set(saved) | set(weights) if saved.get(s) != weights.get(s))
+    if not specs:
+        return None
+    return ", ".join(f"{s!r} ({saved.get(s) or 'none'} then, {weights.get(s) or 'none'} now)" for s in specs)
 
 
 def same_tournament(saved: dict[str, Any], config: dict[str, Any], rules: dict[str, Any]) -> bool:

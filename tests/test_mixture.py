@@ -87,7 +87,7 @@ def test_a_short_run_plays_every_configuration_and_resumes(tmp_path, monkeypatch
     shipped = tmp_path / "shipped"
     shipped.mkdir()
     shutil.copy(policy, shipped / "universal-hearts.pt")
-    shutil.copy(agents.ppo.shipped_path("hearts", 4), shipped / "hearts-4p.pt")
+    shutil.copy(agents.shipped.shipped_path("hearts", 4), shipped / "hearts-4p.pt")
     monkeypatch.setattr(agents.shipped, "SHIPPED_DIR", shipped)
     assert agents.make("ppo", "spot_hearts", 5).network == "universal"
     assert agents.make("ppo", "hearts", 4).network == "specialist"

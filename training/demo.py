@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.ppo import shipped_path
+from agents.shipped import shipped_path
 from evaluation.flags import (
     ArgumentParser,
     add_debug,
