@@ -173,7 +173,7 @@ def _add_leaderboard(commands: argparse._SubParsersAction) -> None:
         help="every agent against every preset (duplicate deals, 95%% intervals)",
         description="Every agent alone against the reference field (its family's heuristic) in every "
         "preset at its default player count: a duplicate tournament per cell, resumable from --dir; "
-        "cells already in --json (same spec, deals, tables, seed) are kept, not played again. "
+        "cells already in --json (same spec, weights, deals, tables, seed) are kept, not played again. "
         "Writes the JSON, a Markdown table and a PNG heatmap (docs/leaderboard.md).",
     )
     p.add_argument(
