@@ -19,10 +19,11 @@ goes on where it stopped, and a finished cell is read back, not played again. A 
 the leaderboard JSON (``previous``: the same agent spec, configuration, deals, tables and seed,
 and for a trained policy the same weights, :func:`agents.weights_digest`) is taken from it as it
 stands, with the commit it was played at, so adding a row to a committed leaderboard plays that
-row's cells only; ``--ray`` plays each tournament's streams on Ray actors. The outputs (:func:`write_outputs`): the JSON (every cell
-with its command, the commit and date), a Markdown table (:func:`markdown`), the README's
-headline rows (:func:`headline`) and a PNG heatmap (agents × presets; colour = the agent's
-advantage over the reference in points a deal, as a share of the deal's stake, green better).
+row's cells only; ``--ray`` plays each tournament's streams on Ray actors. The outputs
+(:func:`write_outputs`): the JSON (every cell with its command, the commit and date), a Markdown
+table (:func:`markdown`), the README's headline rows (:func:`headline`) and a PNG heatmap
+(agents × presets; colour = the agent's advantage over the reference in points a deal, as a share
+of the deal's stake, green better).
 The committed one is ``docs/leaderboard.md``; ``tests/test_leaderboard.py`` checks that it and the
 README's rows are rendered from ``docs/leaderboard.json``.
 """
