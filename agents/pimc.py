@@ -169,7 +169,9 @@ class PIMCAgent(Agent):
 
         files: list[Path] = []
         for name, what in ((rollout, "rollout"), (fallback, "fallback")):
-            spec = resolve_player(rules, name, what)
+            with warnings.catch_warnings():  # building the agent warns when torch is missing
+                warnings.simplefilter("ignore")
+                spec = resolve_player(rules, name, what)
             if spec not in ROLLOUTS:  # the engine's players (and their agent namesakes) read none
                 files += [f for f in weight_files(spec.replace(";", ":"), rules) if f not in files]
         return tuple(files)
