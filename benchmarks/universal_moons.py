@@ -63,6 +63,7 @@ def moon_rows(board: dict[str, Any], agent: str, directory: Path) -> list[dict[s
                 "diff": cell["diff"],
                 "ci95": cell["ci95"],
                 "verdict": cell["verdict"],
+                "reference": ref,
                 "seat_deals": mine["seat_deals"],
                 "moons_against": mine["moons_allowed"],
                 "moons_shot": mine["moons_shot"],
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(f"--agent {agent!r} is not a row of {args.board} (rows: {', '.join(board['agents'])})")
     command = "python -m benchmarks.universal_moons " + shlex.join(argv if argv is not None else sys.argv[1:])
     rows = moon_rows(board, agent, args.dir)
-    references = {c["reference"] for c in board["cells"] if c["agent"] == agent and "reference" in c}
+    references = {r["reference"] for r in rows}
     report = {
         "command": command.strip(),
         "runs": [run_record(command.strip())],
