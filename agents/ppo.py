@@ -313,8 +313,8 @@ class PPOAgent(Agent):
         """The policy file it plays for ``rules``: ``checkpoint``, else the shipped one
         (:func:`agents.shipped.network_path`)."""
         del params
-        if checkpoint is not None:
-            return (Path(checkpoint),)
+        if checkpoint is not None:  # not a path: none (building the agent says what is wrong)
+            return (Path(checkpoint),) if isinstance(checkpoint, (str, os.PathLike)) else ()
         return (network_path(rules, network)[0],)
 
     @classmethod
