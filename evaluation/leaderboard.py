@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,8 +139,9 @@ def play_cell(
     path = directory / _file_name(cell)
     command = (
         f"hearts-env tournament --preset {cell.preset} --players {cell.num_players} --agents "
-        f"{','.join(seats)} --deals {deals} --tables {config.tables} --seed {seed} --json {path}"
-    )
+        f"{shlex.quote(','.join(seats))} --deals {deals} --tables {config.tables} --seed {seed} "
+        f"--json {shlex.quote(str(path))}"
+    )  # quoted where a spec holds a shell character (a nested spec's ';')
     tournament = Tournament(
         config, json_path=path, progress=False, labels={cell.spec: cell.agent}, command=command
     )
