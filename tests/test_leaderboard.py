@@ -137,3 +137,20 @@ def test_the_moon_table_reads_the_cells_and_plays_the_reference_alone(tmp_path):
     Path(board["cells"][0]["record"]).unlink()
     with pytest.raises(FileNotFoundError, match="run the leaderboard's command"):
         universal_moons.moon_rows(board, "lowest", tmp_path)
+
+
+def test_the_progress_curves_read_each_checkpoints_decisions(tmp_path):
+    pytest.importorskip("torch")
+    from benchmarks import universal_progress
+
+    board = json.loads((ROOT / "results" / "universal" / "progress_hearts.json").read_text())
+    curves = universal_progress.curves(board)
+    assert len(curves) == 18 and all(len(points) == len(board["agents"]) for points in curves.values())
+    hearts = curves[("hearts", 4)]
+    assert hearts[0][0] == 23_592_960 and [d for d, _, _ in hearts] == sorted(d for d, _, _ in hearts)
+    cell = next(c for c in board["cells"] if c["preset"] == "hearts" and c["agent"] == board["agents"][0])
+    assert hearts[0][1:] == (cell["diff"], cell["ci95"])
+    out = universal_progress.main(
+        [str(ROOT / "results" / "universal" / "progress_hearts.json"), "--png", str(tmp_path / "c.png")]
+    )
+    assert out.stat().st_size > 10_000

@@ -1,0 +1,99 @@
+"""A universal network's margin against the heuristic, preset by preset, as it trains: a plot.
+
+Reads a leaderboard whose rows are checkpoints of one training run (``ppo:checkpoint=PATH``
+specs, e.g. ``results/universal/progress_hearts.json``), takes each checkpoint's decisions
+trained from the file (``trained["decisions"]``), and draws one panel per configuration: the
+margin (the agent's points a deal minus the reference's) with its 95% interval against the
+decisions, and the line at 0 that a better network crosses::
+
+    python -m benchmarks.universal_progress results/universal/progress_hearts.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from agents import parse_spec
+from hearts_env.families import family
+from hearts_env.presets import make_rules
+
+
+def decisions_of(spec: str) -> int:
+    """Decisions the checkpoint of a ``ppo:checkpoint=PATH`` spec was trained for (from its file)."""
+    import torch  # noqa: PLC0415  (only this reads a checkpoint)
+
+    name, params = parse_spec(spec)
+    if name != "ppo" or "checkpoint" not in params:
+        raise ValueError(f"{spec!r} is not a ppo:checkpoint=PATH spec: each row must be a checkpoint")
+    content = torch.load(params["checkpoint"], map_location="cpu", weights_only=True)
+    return int((content.get("trained") or {}).get("decisions", 0))
+
+
+def curves(board: dict[str, Any]) -> dict[tuple[str, int], list[tuple[int, float, float]]]:
+    """(preset, players) -> [(decisions, margin, ci95)], in training order."""
+    decisions = {name: decisions_of(spec) for name, spec in zip(board["agents"], board["specs"])}
+    out: dict[tuple[str, int], list[tuple[int, float, float]]] = {}
+    for cell in board["cells"]:
+        if "diff" in cell:
+            key = (cell["preset"], cell["num_players"])
+            out.setdefault(key, []).append((decisions[cell["agent"]], cell["diff"], cell["ci95"]))
+    return {key: sorted(points) for key, points in out.items()}
+
+
+def plot(board: dict[str, Any], path: Path) -> None:
+    """One panel per configuration: margin ± 95% interval against millions of decisions."""
+    import matplotlib  # noqa: PLC0415
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    data = curves(board)
+    cols = 6
+    rows = math.ceil(len(data) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(2.6 * cols, 2.2 * rows), squeeze=False)
+    for ax, ((preset, n), points) in zip(axes.flat, data.items()):
+        x = [d / 1e6 for d, _, _ in points]
+        y = [m for _, m, _ in points]
+        e = [c for _, _, c in points]
+        lower = family(make_rules(preset, num_players=n)).better == "lower"
+        good = [(m + c < 0) if lower else (m - c > 0) for _, m, c in points]
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.errorbar(x, y, yerr=e, color="tab:blue", marker="o", ms=3, capsize=2, lw=1)
+        ax.scatter(
+            [a for a, g in zip(x, good) if g], [b for b, g in zip(y, good) if g], color="tab:green", zorder=3
+        )
+        ax.set_title(f"{preset} ({n}p)", fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in list(axes.flat)[len(data) :]:
+        ax.axis("off")
+    better = "below 0" if board["configs"][0]["family"] == "hearts" else "above 0"
+    fig.suptitle(
+        f"margin against the reference (points a deal, 95% interval, {board['deals']} deals) by millions "
+        f"of decisions trained; better {better}, green where the interval excludes 0",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> Path:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.universal_progress", description=(__doc__ or "").split("\n")[0]
+    )
+    parser.add_argument("board", type=Path, help="a leaderboard JSON whose rows are checkpoints of one run")
+    parser.add_argument("--png", type=Path, help="default: beside the board, <name>_curves.png")
+    args = parser.parse_args(argv)
+    board = json.loads(args.board.read_text())
+    out = args.png or args.board.with_name(args.board.stem + "_curves.png")
+    plot(board, out)
+    print(f"wrote {out}")
+    return out
+
+
+if __name__ == "__main__":
+    main()
