@@ -26,7 +26,10 @@ from typing import Any
 
 from evaluation.duplicate import Tournament, TournamentConfig
 from evaluation.provenance import run_record
-from hearts_env.presets import make_rules
+from hearts_env.presets import make_rules, preset_names
+
+HEARTS_FAMILY = frozenset(preset_names("hearts"))
+"""The presets whose rules may have a moon to shoot."""
 
 
 def _agent_row(report: dict[str, Any], name: str) -> dict[str, Any]:
@@ -40,7 +43,7 @@ def moon_rows(board: dict[str, Any], agent: str, directory: Path) -> list[dict[s
         if cell["agent"] != agent or "diff" not in cell:
             continue
         rules = make_rules(cell["preset"], num_players=cell["num_players"])
-        if rules.game != "hearts" or rules.moon == "none":
+        if cell["preset"] not in HEARTS_FAMILY or rules.moon == "none":
             continue
         path = Path(cell["record"])
         if not path.exists():

@@ -70,7 +70,9 @@ def plot(board: dict[str, Any], path: Path) -> None:
         ax.tick_params(labelsize=7)
     for ax in list(axes.flat)[len(data) :]:
         ax.axis("off")
-    better = "below 0" if board["configs"][0]["family"] == "hearts" else "above 0"
+    first = board["configs"][0]
+    lowest = family(make_rules(first["preset"], num_players=first["num_players"])).better == "lower"
+    better = "below 0" if lowest else "above 0"
     fig.suptitle(
         f"margin against the reference (points a deal, 95% interval, {board['deals']} deals) by millions "
         f"of decisions trained; better {better}, green where the interval excludes 0",
