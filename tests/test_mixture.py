@@ -4,6 +4,7 @@ policy in other configurations, resuming."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import shutil
 from collections import Counter
 
@@ -11,6 +12,8 @@ import numpy as np
 import pytest
 
 pytest.importorskip("torch")
+
+import torch  # noqa: E402
 
 import agents  # noqa: E402
 import agents.ppo  # noqa: E402
@@ -112,6 +115,41 @@ def test_a_short_run_plays_every_configuration_and_resumes(tmp_path, monkeypatch
     more = train_mixture(_args(tmp_path, resume=True, total_decisions=4 * 16 * 48), mix)
     assert more["iterations"] == 4
     assert len(list(csv.DictReader((tmp_path / "train.csv").open()))) == 4
+
+
+def test_a_run_goes_on_from_a_policy_file_without_imitating_again(tmp_path):
+    mix = MixtureSettings(
+        "hearts", shards=2, configs=(("hearts", 4), ("black_maria", 3)), eval_presets=("hearts",)
+    )
+    first = train_mixture(_args(tmp_path / "first"), mix)
+    policy = tmp_path / "first" / "policy.pt"
+    done = first["decisions"]
+    start = dataclasses.replace(mix, init=str(policy))
+    same = train_mixture(_args(tmp_path / "same", total_decisions=done), start)
+    assert same["iterations"] == 0 and same["decisions"] == done
+    before = torch.load(policy, weights_only=True)["model"]
+    after = torch.load(tmp_path / "same" / "policy.pt", weights_only=True)["model"]
+    assert all(torch.equal(before[k], after[k]) for k in before)
+    longer = 128  # steps enough to finish deals: an unfinished deal's decisions are not trained on
+    more = train_mixture(
+        _args(tmp_path / "more", rollout_steps=longer, total_decisions=done + 16 * longer), start
+    )
+    assert (
+        more["iterations"] == 1
+        and more["decisions"] == done + 16 * longer
+        and more["imitation_decisions"] == 0
+    )
+    assert [row["phase"] for row in csv.DictReader((tmp_path / "more" / "train.csv").open())] == ["ppo"]
+    trained = torch.load(tmp_path / "more" / "policy.pt", weights_only=True)["model"]
+    assert not all(torch.equal(before[k], trained[k]) for k in before)
+    with pytest.raises(ValueError, match="not a universal policy file"):
+        train_mixture(
+            _args(tmp_path / "c"), dataclasses.replace(mix, init=str(tmp_path / "first" / "checkpoint.pt"))
+        )
+    with pytest.raises(ValueError, match="--hidden must match"):
+        train_mixture(_args(tmp_path / "h", hidden=(16,)), start)
+    with pytest.raises(ValueError, match="of the hearts family, not of smear"):
+        train_mixture(_args(tmp_path / "s"), MixtureSettings("smear", init=str(policy)))
 
 
 def test_bad_settings_are_refused(tmp_path):

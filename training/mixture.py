@@ -4,6 +4,7 @@ Run it::
 
     python -m training.mixture --family hearts --minutes 60 --run-dir runs/universal-hearts
     python -m training.mixture ... --resume     # the same command continues a stopped run
+    python -m training.mixture ... --init agents/checkpoints/universal-hearts.pt   # go on from a policy
 
 The network reads the family's universal layout (:mod:`hearts_env.universal`): one input and
 one output for every configuration. Everything else is :mod:`training.ppo`'s: the league (the
@@ -31,6 +32,13 @@ the family's heuristic in each ``--eval-presets`` preset at its default player c
 ``eval_every`` decisions and at the end; the same tournament as ``hearts-env tournament``), and
 ``learning_curve.png`` drawn from it at each evaluation (a line a preset, their mean, how many
 are beaten).
+
+``--init POLICY`` starts a new run from a universal policy file of the family (a shipped network,
+a history copy, another run's ``policy.pt``) instead of fresh weights: its network, no optimizer
+state, no pool of past policies; the decisions it was trained on (``trained`` in the file) count
+as done, so the imitation warm start is not repeated and the run's decision counts go on from
+them (``--total-decisions`` counts them too). ``--resume`` continues the run itself and needs its
+``checkpoint.pt``; ``--init`` is for when only a policy is left, or to fine-tune a shipped network.
 
 Shipping: ``cp runs/universal-hearts/policy.pt agents/checkpoints/universal-hearts.pt``; the
 ``ppo`` agent then plays it wherever no specialist ships.
@@ -137,6 +145,9 @@ class MixtureSettings:
     eval_presets: tuple[str, ...] = ()
     """The presets of the periodic evaluation, at their default player counts (empty: every preset
     of the family)."""
+    init: str | None = None
+    """A universal policy file of the family whose network starts the run (None: fresh weights and
+    the imitation warm start); its trained decisions count as done."""
 
 
 def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
@@ -197,6 +208,8 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         rng.bit_generator.state = saved["rng"]
         torch.set_rng_state(saved["torch_rng"])
         pool, progress = list(saved["pool"]), dict(saved["progress"])
+    elif mix.init is not None:
+        progress["decisions"] = start_from(net, mix.init, game)
     trained = {"command": "python -m training.mixture " + " ".join(sys.argv[1:]), "settings": settings}
 
     heuristics: dict[Rules, list[agents.Agent]] = {}
@@ -387,6 +400,26 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
     return summary
 
 
+def start_from(net: PolicyValueNet, path: str | Path, game: str) -> int:
+    """Load the network of the universal policy file ``path`` of family ``game`` into ``net``;
+    returns the decisions it was trained on (0 when the file does not say)."""
+    content = load_file(path, "a universal policy file", "(--init takes a policy.pt, not a checkpoint.pt)")
+    if not isinstance(content, dict) or content.get("layout") != "universal" or "model" not in content:
+        raise ValueError(
+            f"{path} is not a universal policy file (--init takes a policy.pt, not a checkpoint.pt)"
+        )
+    if content.get("family") != game:
+        raise ValueError(f"{path} is a network of the {content.get('family')} family, not of {game}")
+    shape = (content.get("obs_size"), content.get("num_actions"), tuple(content.get("hidden", ())))
+    if shape != (net.obs_size, net.num_actions, tuple(net.hidden)):
+        raise ValueError(
+            f"{path} holds a network of (inputs, actions, hidden) {shape}, this run's is "
+            f"{(net.obs_size, net.num_actions, tuple(net.hidden))} (--hidden must match the file's)"
+        )
+    net.load_state_dict(content["model"])
+    return int(content.get("trained", {}).get("decisions", 0))
+
+
 _BUDGETS = (
     "minutes",
     "total_decisions",
@@ -412,6 +445,7 @@ def _plain(mix: MixtureSettings) -> dict[str, Any]:
         "shards": mix.shards,
         "configs": [list(c) for c in mix.configs],
         "eval_presets": list(mix.eval_presets),
+        "init": mix.init,
     }
 
 
@@ -451,14 +485,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--eval-presets", default="", help="presets of the periodic evaluation (default: all)"
     )
+    parser.add_argument(
+        "--init",
+        default=None,
+        metavar="POLICY",
+        help="start from this universal policy file's network (its decisions count as done; no imitation)",
+    )
     add_debug(parser)
 
     def run(namespace: argparse.Namespace) -> int:
-        extra = {name: getattr(namespace, name) for name in ("family", "shards", "configs", "eval_presets")}
+        names = ("family", "shards", "configs", "eval_presets", "init")
+        extra = {name: getattr(namespace, name) for name in names}
         for name in extra:
             delattr(namespace, name)
         presets = tuple(filter(None, (x.strip() for x in extra["eval_presets"].split(","))))
-        mix = MixtureSettings(extra["family"], extra["shards"], extra["configs"], presets)
+        mix = MixtureSettings(extra["family"], extra["shards"], extra["configs"], presets, extra["init"])
         summary = train_mixture(args_from(namespace), mix)
         print(json.dumps(summary, indent=1))
         return 130 if summary["stopped"].startswith("interrupted") else 0
