@@ -37,6 +37,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -266,11 +267,30 @@ def check_targets(rows: list[Row]) -> tuple[bool, str]:
     return ok, "\n".join(lines)
 
 
+SPEED_FLAGS = ("avx2", "avx512f", "avx512_bf16", "amx_bf16")
+"""CPU features that move the numbers: wide vectors for NumPy, native bfloat16 for training."""
+
+
+def cpu_model() -> dict[str, Any]:
+    """The CPU's model name and which of :data:`SPEED_FLAGS` it has (Linux's /proc/cpuinfo;
+    empty where that file is missing)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return {}
+    fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+    fields = {key.strip(): value.strip() for key, value in fields.items()}
+    flags = set(fields.get("flags", "").split())
+    return {"cpu": fields.get("model name", ""), "cpu_flags": [flag for flag in SPEED_FLAGS if flag in flags]}
+
+
 def machine() -> dict[str, Any]:
-    """What the numbers were measured on: processor, architecture, system, Python, CPU count."""
+    """What the numbers were measured on: processor, architecture, system, Python, CPU count,
+    and (on Linux) the CPU's model and speed-relevant features."""
     return {
         "processor": platform.processor() or platform.machine(), "machine": platform.machine(),
         "system": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count(),
+        **cpu_model(),
     }  # fmt: skip
 
 

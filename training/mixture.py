@@ -62,7 +62,7 @@ import torch
 import agents
 from agents.ppo import PolicyValueNet, load_file, save_atomic, universal_policy_file
 from evaluation.flags import ArgumentParser, add_debug, run_command
-from hearts_env.families import family_of
+from hearts_env.families import FAMILIES, family_of
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
 from hearts_env.rules import Rules
 from hearts_env.table import Table
@@ -408,7 +408,7 @@ def start_from(net: PolicyValueNet, path: str | Path, game: str) -> int:
         raise ValueError(
             f"{path} is not a universal policy file (--init takes a policy.pt, not a checkpoint.pt)"
         )
-    if content.get("family") != game:
+    if FAMILIES.get(content.get("family")) is not FAMILIES[game]:
         raise ValueError(f"{path} is a network of the {content.get('family')} family, not of {game}")
     shape = (content.get("obs_size"), content.get("num_actions"), tuple(content.get("hidden", ())))
     if shape != (net.obs_size, net.num_actions, tuple(net.hidden)):
