@@ -380,6 +380,64 @@ def training_throughput() -> str:
     return "\n".join(lines) + "\n\n" + _paragraph(text + ".")
 
 
+RATE_MACHINES: tuple[tuple[str, str], ...] = (
+    ("training_rate/after.json", "AMD EPYC, AVX2"),
+    ("training_rate/avx512.json", "AMD EPYC, AVX-512 + AVX512-BF16"),
+    ("training_rate/amx.json", ""),
+)
+"""The training-rate files of the machines the project ran on, and a name for the CPU of files that
+predate the CPU record (``benchmarks.throughput.cpu_model``); empty: the file names it."""
+
+
+def _cpu_name(report: dict[str, Any], fallback: str) -> str:
+    machine = report["machine"]
+    if "cpu" not in machine:
+        return fallback
+    flags = {"avx2": "AVX2", "avx512f": "AVX-512", "avx512_bf16": "AVX512-BF16", "amx_bf16": "AMX"}
+    named = [flags[f] for f in machine.get("cpu_flags", []) if f in flags]
+    return f"{machine['cpu']}, " + " + ".join(named)
+
+
+def training_throughput_machines() -> str:
+    """docs/training.md: the same training-rate benchmark on each machine the project ran on."""
+    reports = [(load(name), fallback) for name, fallback in RATE_MACHINES]
+    rates = [_rate_rows(report) for report, _ in reports]
+    lean = _rate_rows(load("training_rate/hidden128.json"))  # the AVX2 machine's 128x128, that day
+    rates[0] = {**rates[0], **lean}
+    settings = list(dict.fromkeys(s for rate in rates for s in rate))
+    lines = [
+        "One minute of `hearts-env train` a setting (`python -m benchmarks.training_rate`), rollouts and "
+        "learning together, decisions a second; one column a machine, its commit below it (the AVX2 "
+        "machine's 128x128 row is `results/training_rate/hidden128.json`, a run of its own that day):",
+        "",
+        "| `hearts-env train` flags | " + " | ".join(_cpu_name(r, f) for r, f in reports) + " |",
+        "|---|" + "---|" * len(reports),
+    ]
+    for setting in settings:
+        cells = [f"{rate[setting] / 1e3:.1f}k" if setting in rate else "—" for rate in rates]
+        lines.append(f"| `{setting}` | " + " | ".join(cells) + " |")
+    commits = [report["runs"][0]["commit"][:7] for report, _ in reports]
+    lines.append("| commit | " + " | ".join(commits) + " |")
+    minibatch = []
+    for report, _ in reports:
+        parts = {p["precision"]: p["minibatch_ms"] for p in report["breakdown"]["precisions"]}
+        minibatch.append(" / ".join(f"{parts[p]:.1f}" for p in ("float32", "bfloat16") if p in parts))
+    lines.append("| one pass over 4,096 decisions, ms (float32 / bfloat16) | " + " | ".join(minibatch) + " |")
+    best = {s: max(rate.get(s, 0.0) for rate in rates) for s in settings}
+    met = [s for s in settings if best[s] >= TRAINING_TARGET]
+    default = best.get("--threads 2", 0.0)
+    text = (
+        f"The target of {TRAINING_TARGET / 1e3:.0f}k decisions/s with `--threads 2` and the default network "
+        f"(float32, 256x256) is not met on any of them: {default / 1e3:.1f}k at best"
+        if default < TRAINING_TARGET
+        else f"The target of {TRAINING_TARGET / 1e3:.0f}k decisions/s with `--threads 2` and the default "
+        f"network is met ({default / 1e3:.1f}k)"
+    )
+    if met:
+        text += "; reached only with " + ", ".join(f"`{s}`" for s in met if s != "--threads 2")
+    return "\n".join(lines) + "\n\n" + _paragraph(text + ".")
+
+
 def _seeds_table(name: str) -> str:
     """A :mod:`benchmarks.training_seeds` file as a table: each arm's seeds, mean and gap."""
     report = load(name)
@@ -785,6 +843,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "black-maria": black_maria,
     "training-variants": training_variants,
     "training-throughput": training_throughput,
+    "training-throughput-machines": training_throughput_machines,
     # settings over training seeds (benchmarks.training_seeds): the same budget, or the same time
     "training-seeds": partial(_seeds_table, "training_seeds/formats.json"),
     "training-seeds-time": partial(_seeds_table, "training_seeds/epochs_equal_time.json"),
