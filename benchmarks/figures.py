@@ -849,6 +849,8 @@ FIGURES: dict[str, Callable[[], str]] = {
     "training-seeds-time": partial(_seeds_table, "training_seeds/epochs_equal_time.json"),
     "training-seeds-hidden": partial(_seeds_table, "training_seeds/hidden128.json"),
     "training-seeds-hidden-time": partial(_seeds_table, "training_seeds/hidden128_equal_time.json"),
+    "training-seeds-bf16": partial(_seeds_table, "training_seeds/bf16.json"),
+    "training-seeds-bf16-time": partial(_seeds_table, "training_seeds/bf16_equal_time.json"),
     "smear-table": smear_table,
     "smear-ppo": smear_ppo,
     "pimc-hearts": pimc_hearts,
