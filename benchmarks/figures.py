@@ -26,6 +26,8 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
+from benchmarks.throughput import SPEED_FLAGS
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 RENDERED_WHOLE = ("leaderboard.md",)
@@ -393,8 +395,7 @@ def _cpu_name(report: dict[str, Any], fallback: str) -> str:
     machine = report["machine"]
     if "cpu" not in machine:
         return fallback
-    flags = {"avx2": "AVX2", "avx512f": "AVX-512", "avx512_bf16": "AVX512-BF16", "amx_bf16": "AMX"}
-    named = [flags[f] for f in machine.get("cpu_flags", []) if f in flags]
+    named = [SPEED_FLAGS[f] for f in machine.get("cpu_flags", []) if f in SPEED_FLAGS]
     return f"{machine['cpu']}, " + " + ".join(named)
 
 
@@ -424,17 +425,17 @@ def training_throughput_machines() -> str:
         minibatch.append(" / ".join(f"{parts[p]:.1f}" for p in ("float32", "bfloat16") if p in parts))
     lines.append("| one pass over 4,096 decisions, ms (float32 / bfloat16) | " + " | ".join(minibatch) + " |")
     best = {s: max(rate.get(s, 0.0) for rate in rates) for s in settings}
-    met = [s for s in settings if best[s] >= TRAINING_TARGET]
     default = best.get("--threads 2", 0.0)
-    text = (
-        f"The target of {TRAINING_TARGET / 1e3:.0f}k decisions/s with `--threads 2` and the default network "
-        f"(float32, 256x256) is not met on any of them: {default / 1e3:.1f}k at best"
-        if default < TRAINING_TARGET
-        else f"The target of {TRAINING_TARGET / 1e3:.0f}k decisions/s with `--threads 2` and the default "
-        f"network is met ({default / 1e3:.1f}k)"
+    target = (
+        f"The target of {TRAINING_TARGET / 1e3:.0f}k decisions/s with `--threads 2` and the default network"
     )
-    if met:
-        text += "; reached only with " + ", ".join(f"`{s}`" for s in met if s != "--threads 2")
+    if default >= TRAINING_TARGET:
+        text = f"{target} is met ({default / 1e3:.1f}k)"
+    else:
+        text = f"{target} (float32, 256x256) is not met on any of them: {default / 1e3:.1f}k at best"
+        faster = [f"`{s}`" for s in settings if best[s] >= TRAINING_TARGET]
+        if faster:
+            text += "; reached only with " + ", ".join(faster)
     return "\n".join(lines) + "\n\n" + _paragraph(text + ".")
 
 

@@ -267,8 +267,9 @@ def check_targets(rows: list[Row]) -> tuple[bool, str]:
     return ok, "\n".join(lines)
 
 
-SPEED_FLAGS = ("avx2", "avx512f", "avx512_bf16", "amx_bf16")
-"""CPU features that move the numbers: wide vectors for NumPy, native bfloat16 for training."""
+SPEED_FLAGS = {"avx2": "AVX2", "avx512f": "AVX-512", "avx512_bf16": "AVX512-BF16", "amx_bf16": "AMX"}
+"""CPU features that move the numbers (/proc/cpuinfo's flag -> its usual name): wide vectors for
+NumPy, native bfloat16 for training."""
 
 
 def cpu_model() -> dict[str, Any]:
