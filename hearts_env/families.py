@@ -66,9 +66,6 @@ class Family:
     """Which way a player's points are better."""
     chips: bool
     """Whether a settlement may pay chips (``reward="chips"``)."""
-    side_learner: bool
-    """Whether, with fixed sides, training's learner holds every seat of its side (Smear's sides
-    score together); otherwise it holds one seat against opponents (the Hearts family)."""
     scale_points: Callable[[Rules], int]
     """The points at stake in a deal: a deal's rewards are divided by them in training."""
     agents: FamilyDefaults
@@ -121,7 +118,6 @@ FAMILIES: dict[str, Family] = {
         rules_doc=None,
         better="lower",
         chips=True,
-        side_learner=False,
         scale_points=lambda rules: rules.penalty_total,
         agents=FamilyDefaults(
             heuristic="strategy",
@@ -147,7 +143,6 @@ FAMILIES: dict[str, Family] = {
         rules_doc="smear.md",
         better="higher",
         chips=False,
-        side_learner=True,
         scale_points=lambda rules: rules.smear_points,
         agents=FamilyDefaults(
             heuristic="smear",

@@ -500,3 +500,21 @@ def test_an_evaluation_reads_as_the_tournament_pair_it_is() -> None:
         "policy − smear = -1.35 ± 0.13 points a deal (higher is better) over 1000 duplicate deals x 2 "
         "seatings, the policy and its partner against 2 smear"
     )
+
+
+@pytest.mark.parametrize("preset", ["partnership_hearts", "smear_partnership", "hearts"])
+def test_the_league_seats_the_learner_in_every_seat_of_its_side(preset: str) -> None:
+    from training.rollout import LEARNER
+
+    rules = make_rules(preset, num_players=4)
+    args = replace(TINY, num_games=400, self_play=0.0, opponents=("random",))
+    league = League(rules, args, np.random.default_rng(0), torch.device("cpu"))
+    league.seat(np.arange(400))
+    learner = league.controller == LEARNER  # (B, P)
+    if rules.teams:
+        team_of = np.array(rules.team_of)
+        for game in learner:  # one whole side, never more
+            assert len(set(team_of[game])) == 1 and game.sum() == (team_of == team_of[game][0]).sum()
+    else:
+        assert (learner.sum(axis=1) == 1).all()
+    assert learner.any(axis=0).all()  # every seat drawn

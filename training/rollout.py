@@ -60,7 +60,7 @@ class League:
         learner_seat = self.rng.integers(p, size=len(versus))
         self.controller[versus] = opponent[:, None]
         self.controller[versus, learner_seat] = LEARNER
-        if family(self.rules).side_learner and self.rules.teams:  # the learner holds its side
+        if self.rules.teams:  # a side scores together: the learner holds every seat of its side
             team_of = np.array(self.rules.team_of)
             mates = team_of[None, :] == team_of[learner_seat][:, None]  # (k, P)
             self.controller[versus] = np.where(mates, LEARNER, self.controller[versus])
