@@ -82,6 +82,13 @@ def breakdown(iterations: int, threads: int) -> dict[str, Any]:
     return {"command": shlex.join(["python", "-m", "training.breakdown", *argv]), "precisions": precisions}
 
 
+def accelerator() -> str | None:
+    """The CUDA GPU a run's default ``--device auto`` trains on (None: the CPU)."""
+    import torch  # noqa: PLC0415  (the training extra; the other benchmarks run without it)
+
+    return torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line: run each setting, then the breakdown; print (and save) the numbers."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -112,7 +119,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         command = shlex.join(["python", "-m", "benchmarks.training_rate", *argv])
         with open(args.json, "w") as f:
-            json.dump(report(command, rows=rows, breakdown=parts), f, indent=2)
+            json.dump(report(command, accelerator=accelerator(), rows=rows, breakdown=parts), f, indent=2)
 
 
 if __name__ == "__main__":
