@@ -43,6 +43,16 @@ def test_schedule_draws_presets_uniformly_then_player_counts():
     assert {(r.preset, r.num_players) for r in listed} == {("smear_widow", 3), ("smear_nine_card", 5)}
 
 
+def test_weights_draw_the_named_presets_that_many_times_as_often():
+    rng = np.random.default_rng(1)
+    weights = (("partnership_hearts", 4.0), ("hearts", 0.5))
+    draws = Counter(schedule("hearts", rng, weights=weights).preset for _ in range(4000))
+    others = [count for name, count in draws.items() if name not in ("partnership_hearts", "hearts")]
+    unit = sum(others) / len(others)
+    assert abs(draws["partnership_hearts"] / unit - 4.0) < 0.8, draws
+    assert abs(draws["hearts"] / unit - 0.5) < 0.2, draws
+
+
 def _args(run_dir, **changes):
     settings = dict(
         num_games=16,

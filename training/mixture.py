@@ -17,7 +17,8 @@ The schedule
 Each iteration the ``num_games`` games are split into ``--shards`` rollout shards (default 4),
 and each shard draws its own configuration from the run's generator: **a preset of the family
 uniformly, then its default player count with probability 1/2, otherwise one of its player
-counts uniformly** (``--configs PRESET-N,...`` draws uniformly from a list instead). A shard's
+counts uniformly** (``--weights PRESET=W,...`` draws the named presets W times as often as the
+others; ``--configs PRESET-N,...`` draws uniformly from a list instead). A shard's
 games start from a fresh deal and play ``rollout_steps`` steps; decisions of a deal still
 unfinished at the end are not trained on (their return is unknown). Every shard's decisions,
 rewards scaled by its own configuration's stake, join one update.
@@ -80,15 +81,25 @@ SHARDS = 4
 """Rollout shards per iteration (each its own configuration) unless ``--shards`` says otherwise."""
 
 
-def schedule(game: str, rng: np.random.Generator, configs: Sequence[tuple[str, int]] = ()) -> Rules:
+def schedule(
+    game: str,
+    rng: np.random.Generator,
+    configs: Sequence[tuple[str, int]] = (),
+    weights: Sequence[tuple[str, float]] = (),
+) -> Rules:
     """The configuration of one shard: from ``configs`` uniformly if given, else a preset of family
-    ``game`` uniformly, then its default player count with probability 1/2, otherwise one of its
-    player counts uniformly."""
+    ``game`` uniformly (or in proportion to ``weights``: (preset, weight) pairs, 1 for a preset not
+    named), then its default player count with probability 1/2, otherwise one of its player counts
+    uniformly."""
     if configs:
         preset, n = configs[int(rng.integers(len(configs)))]
         return make_rules(preset, num_players=n)
     names = preset_names(game)
-    spec = PRESETS[names[int(rng.integers(len(names)))]]
+    if weights:
+        w = np.array([dict(weights).get(name, 1.0) for name in names], np.float64)
+        spec = PRESETS[names[int(rng.choice(len(names), p=w / w.sum()))]]
+    else:
+        spec = PRESETS[names[int(rng.integers(len(names)))]]
     n = spec.default_players if rng.random() < 0.5 else spec.counts[int(rng.integers(len(spec.counts)))]
     return make_rules(spec.name, num_players=n)
 
@@ -148,6 +159,8 @@ class MixtureSettings:
     init: str | None = None
     """A universal policy file of the family whose network starts the run (None: fresh weights and
     the imitation warm start); its trained decisions count as done."""
+    weights: tuple[tuple[str, float], ...] = ()
+    """(preset, weight) pairs: a named preset is drawn in proportion to its weight, the others to 1."""
 
 
 def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
@@ -165,6 +178,11 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         if tuple(config) not in known:
             raise ValueError(f"{config[0]}-{config[1]}p is not a {game} configuration")
     family_presets = preset_names(game)
+    for name, _ in mix.weights:
+        if name not in family_presets:
+            raise ValueError(f"--weights: {name!r} is not a {game} preset")
+    if mix.weights and mix.configs:
+        raise ValueError("--weights and --configs both choose the schedule; give one")
     eval_presets = mix.eval_presets or tuple(family_presets)
     for name in eval_presets:
         if name not in family_presets:
@@ -275,6 +293,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
     shard_games = np.linspace(0, args.num_games, mix.shards + 1).astype(int)
     arena = Arena(args, shard_games, vocab.size, vocab.num_actions)
     scheduled = tuple(tuple(c) for c in mix.configs)
+    weighted = tuple(tuple(w) for w in mix.weights)
     started = time.perf_counter()
     stopped = "the time budget"
     try:
@@ -286,7 +305,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
             played = []
             arena.clear()
             for k in range(mix.shards):
-                rules = schedule(game, rng, scheduled)
+                rules = schedule(game, rng, scheduled, weighted)
                 games = int(shard_games[k + 1] - shard_games[k])
                 if rules not in heuristics:
                     specs = family_setting(args, game, "opponents")
@@ -446,6 +465,8 @@ def _plain(mix: MixtureSettings) -> dict[str, Any]:
         "configs": [list(c) for c in mix.configs],
         "eval_presets": list(mix.eval_presets),
         "init": mix.init,
+        # only when given, so that a run saved before weights existed resumes
+        **({"weights": [list(w) for w in mix.weights]} if mix.weights else {}),
     }
 
 
@@ -470,6 +491,20 @@ def _configs(text: str) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
+def _weights(text: str) -> tuple[tuple[str, float], ...]:
+    out = []
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        preset, _, w = item.partition("=")
+        try:
+            weight = float(w)
+        except ValueError:
+            weight = -1.0
+        if not preset or not weight > 0 or not np.isfinite(weight):
+            raise argparse.ArgumentTypeError(f"a weight is PRESET=W, W > 0, such as hearts=2; got {item!r}")
+        out.append((preset, weight))
+    return tuple(out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m training.mixture [flags]``: train one network for a family; print its summary."""
     parser = add_arguments(
@@ -483,6 +518,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--configs", type=_configs, default=(), help="draw from these PRESET-N only (comma-separated)"
     )
     parser.add_argument(
+        "--weights",
+        type=_weights,
+        default=(),
+        help="draw these presets W times as often as the others, e.g. --weights partnership_hearts=3",
+    )
+    parser.add_argument(
         "--eval-presets", default="", help="presets of the periodic evaluation (default: all)"
     )
     parser.add_argument(
@@ -494,12 +535,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_debug(parser)
 
     def run(namespace: argparse.Namespace) -> int:
-        names = ("family", "shards", "configs", "eval_presets", "init")
+        names = ("family", "shards", "configs", "eval_presets", "init", "weights")
         extra = {name: getattr(namespace, name) for name in names}
         for name in extra:
             delattr(namespace, name)
         presets = tuple(filter(None, (x.strip() for x in extra["eval_presets"].split(","))))
-        mix = MixtureSettings(extra["family"], extra["shards"], extra["configs"], presets, extra["init"])
+        mix = MixtureSettings(**{**extra, "eval_presets": presets})
         summary = train_mixture(args_from(namespace), mix)
         print(json.dumps(summary, indent=1))
         return 130 if summary["stopped"].startswith("interrupted") else 0
