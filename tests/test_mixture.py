@@ -205,3 +205,79 @@ def test_kill_stops_a_background_run_as_ctrl_c_does(tmp_path):
     assert '"stopped": "interrupted (Ctrl-C)"' in out
     saved = agents.ppo.load_file(run / "checkpoint.pt", "a mixture checkpoint")
     assert saved["progress"]["iteration"] >= 1
+
+
+def test_moon_decisions_are_the_shooters_own_in_deals_that_ended():
+    """The backward walk of :func:`training.rollout.moon_decisions` against a plain forward one:
+    every decision of a game belongs to the next deal end of that game (or to no finished deal)."""
+    from hearts_env.table import Table
+    from hearts_env.universal import universal_view, vocabulary
+    from training.rollout import League, Rollout, collect, moon_decisions
+
+    rules = make_rules("hearts")
+    games, steps = 24, 150  # about two and a half deals a game: some end inside, the last one not
+    args = Args(num_games=games, rollout_steps=steps)
+    vocab = vocabulary("hearts")
+    buf = Rollout.allocate(steps, games, 4, vocab.size, vocab.num_actions)
+    table = Table(rules, games)
+    table.reset(seed=5)
+    rng = np.random.default_rng(5)
+    league = League(rules, args, rng, torch.device("cpu"), universal=True, heuristics=[])
+    league.seat(np.arange(games))
+    moons = np.full((steps, games), -1, np.int64)
+    collect(table, league, None, buf, rng, torch.device("cpu"), 1.0, agents.make("strategy", "hearts"),
+            view=universal_view(rules), moons=moons)  # fmt: skip
+    shot = moon_decisions(buf, moons)
+    expected = np.zeros(buf.size, bool)
+    for g in range(games):
+        rows = [(t, i) for t in range(steps) for i in range(*buf.offsets[t : t + 2]) if buf.game[i] == g]
+        pending: list[int] = []
+        for t, i in rows:
+            pending.append(i)
+            if buf.deal_end[t, g]:
+                for j in pending:
+                    expected[j] = buf.seat[j] == moons[t, g]
+                pending = []
+    assert buf.size == steps * games  # the teacher plays every seat: every decision stored
+    assert (moons[~buf.deal_end] == -1).all()
+    assert 0 < (moons >= 0).sum() < buf.deal_end.sum()  # some deals shot, not all
+    assert np.array_equal(shot, expected)
+    assert shot.sum() >= 13 * (moons >= 0).sum()  # a shooter makes at least its 13 plays
+
+
+def test_moon_imitation_adds_the_teachers_moons_to_the_update(tmp_path):
+    mix = MixtureSettings(
+        "hearts", shards=2, configs=(("hearts", 4), ("black_maria", 3)), eval_presets=("hearts",),
+        moon_imitation=0.5,
+    )  # fmt: skip
+    summary = train_mixture(_args(tmp_path, rollout_steps=160, total_decisions=3 * 16 * 160), mix)
+    rows = list(csv.DictReader((tmp_path / "train.csv").open()))
+    assert [row["phase"] for row in rows] == ["imitation", "ppo", "ppo"]
+    assert rows[0]["copied"] == "0" and "moon:" not in rows[0]["configs"]
+    assert all(row["configs"].split()[-1] in ("moon:hearts-4", "moon:black_maria-3") for row in rows[1:])
+    assert sum(int(row["copied"]) for row in rows[1:]) > 0
+    assert all(float(row["copy_loss"]) > 0 for row in rows[1:] if int(row["copied"]))
+    assert summary["decisions"] == 3 * 16 * 160  # the teacher's games are not the learner's decisions
+    with pytest.raises(ValueError, match="other settings.*moon_imitation"):
+        train_mixture(
+            _args(tmp_path, resume=True, rollout_steps=160),
+            dataclasses.replace(mix, moon_imitation=1.0),
+        )
+    with pytest.raises(ValueError, match="no configuration .* has a moon"):
+        train_mixture(
+            _args(tmp_path / "none"),
+            MixtureSettings("hearts", configs=(("hearts_1887", 4),), moon_imitation=1.0),
+        )
+    with pytest.raises(ValueError, match="must be a number >= 0"):
+        train_mixture(_args(tmp_path / "neg"), MixtureSettings("hearts", moon_imitation=-1.0))
+    with pytest.raises(ValueError, match="hearts_1887-4 is not a hearts configuration with a moon"):
+        train_mixture(
+            _args(tmp_path / "c1887"),
+            MixtureSettings("hearts", moon_imitation=1.0, moon_configs=(("hearts_1887", 4),)),
+        )
+    with pytest.raises(ValueError, match="needs --moon-imitation"):
+        train_mixture(_args(tmp_path / "c0"), MixtureSettings("hearts", moon_configs=(("hearts", 4),)))
+    chosen = dataclasses.replace(mix, moon_configs=(("partnership_hearts", 4),))
+    train_mixture(_args(tmp_path / "chosen", rollout_steps=160, total_decisions=2 * 16 * 160), chosen)
+    rows = list(csv.DictReader((tmp_path / "chosen" / "train.csv").open()))
+    assert rows[1]["configs"].split()[-1] == "moon:partnership_hearts-4"  # not in the schedule itself

@@ -73,7 +73,7 @@ from training.device import pick_device, resolve_precision
 from training.evaluate import evaluate
 from training.logs import plot_mixture_curve
 from training.ppo import advantages, update
-from training.rollout import League, Rollout, collect, reward_scale
+from training.rollout import League, Rollout, collect, moon_decisions, reward_scale
 
 MIXTURE_FORMAT = "hearts-env-mixture-checkpoint/1"
 """``format`` of a mixture run's checkpoint."""
@@ -115,10 +115,12 @@ class Arena:
         self.buffer = Rollout.allocate(1, int(self.starts[-1]), 1, obs_size, actions)
         self.adv = np.zeros(len(self.buffer.action), np.float32)
         self.trainable = np.zeros(len(self.buffer.action), bool)
+        self.copy = np.zeros(len(self.buffer.action), bool)  # the teacher's rows (moon imitation)
 
     def clear(self) -> None:
-        """Before an iteration: no row trainable."""
+        """Before an iteration: no row trainable, none the teacher's."""
         self.trainable[:] = False
+        self.copy[:] = False
 
     def shard(self, k: int, players: int) -> Rollout:
         """Shard ``k``'s storage (its ``games`` games x ``rollout_steps`` steps of ``players``)."""
@@ -131,11 +133,14 @@ class Arena:
             rewards=np.zeros((self.steps, games, players), np.float32),
         )  # fmt: skip
 
-    def keep(self, k: int, buf: Rollout, adv: np.ndarray, trainable: np.ndarray) -> None:
-        """Shard ``k``'s advantages and trainable flags, for the update."""
+    def keep(self, k: int, buf: Rollout, adv: np.ndarray, trainable: np.ndarray, copy: bool = False) -> None:
+        """Shard ``k``'s advantages and trainable flags, for the update (``copy``: its trainable rows
+        are the teacher's decisions, to imitate)."""
         lo = int(self.starts[k])
         self.adv[lo : lo + buf.size] = adv
         self.trainable[lo : lo + buf.size] = trainable
+        if copy:
+            self.copy[lo : lo + buf.size] = trainable
 
     def merged(self) -> Rollout:
         """Every shard's decisions as one buffer (what the update reads: the whole storage)."""
@@ -161,6 +166,15 @@ class MixtureSettings:
     the imitation warm start); its trained decisions count as done."""
     weights: tuple[tuple[str, float], ...] = ()
     """(preset, weight) pairs: a named preset is drawn in proportion to its weight, the others to 1."""
+    moon_imitation: float = 0.0
+    """The weight of the moon imitation term (0: none). Each PPO iteration then plays one more
+    shard (``num_games // shards`` games, a configuration of the schedule that has a moon) with the
+    teacher at every seat, and adds this times the cross-entropy of the policy on the decisions of
+    the seats that shot the moon in those games (:func:`training.rollout.moon_decisions`) to the PPO
+    loss: the teacher's way to a moon, which self-play rarely finds, kept in view during PPO."""
+    moon_configs: tuple[tuple[str, int], ...] = ()
+    """The moon imitation shard's configurations, drawn uniformly (empty: the schedule's, redrawn
+    until one has a moon)."""
 
 
 def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
@@ -183,6 +197,17 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
             raise ValueError(f"--weights: {name!r} is not a {game} preset")
     if mix.weights and mix.configs:
         raise ValueError("--weights and --configs both choose the schedule; give one")
+    if not (mix.moon_imitation >= 0 and np.isfinite(mix.moon_imitation)):
+        raise ValueError(f"--moon-imitation must be a number >= 0, got {mix.moon_imitation}")
+    if mix.moon_imitation:
+        candidates = mix.configs or tuple((name, PRESETS[name].default_players) for name in family_presets)
+        if all(make_rules(p, num_players=n).moon == "none" for p, n in candidates):
+            raise ValueError(f"--moon-imitation: no configuration of this run's {game} schedule has a moon")
+    for preset, n in mix.moon_configs:
+        if (preset, n) not in known or make_rules(preset, num_players=n).moon == "none":
+            raise ValueError(f"--moon-configs: {preset}-{n} is not a {game} configuration with a moon")
+    if mix.moon_configs and not mix.moon_imitation:
+        raise ValueError("--moon-configs needs --moon-imitation")
     eval_presets = mix.eval_presets or tuple(family_presets)
     for name in eval_presets:
         if name not in family_presets:
@@ -291,9 +316,37 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         )
 
     shard_games = np.linspace(0, args.num_games, mix.shards + 1).astype(int)
+    moon_games = max(1, args.num_games // mix.shards) if mix.moon_imitation else 0
+    if moon_games:  # one more shard after the learner's, the teacher's
+        shard_games = np.append(shard_games, shard_games[-1] + moon_games)
     arena = Arena(args, shard_games, vocab.size, vocab.num_actions)
+    moons = np.full((args.rollout_steps, moon_games), -1, np.int64)
     scheduled = tuple(tuple(c) for c in mix.configs)
     weighted = tuple(tuple(w) for w in mix.weights)
+
+    def play_moons(played: list[str]) -> int:
+        """The moon imitation shard: the teacher at every seat of a scheduled configuration that has
+        a moon; its shooters' decisions become the update's rows to copy. Returns how many."""
+        if mix.moon_configs:
+            rules = schedule(game, rng, mix.moon_configs)
+        else:
+            rules = schedule(game, rng, scheduled, weighted)
+            while rules.moon == "none":
+                rules = schedule(game, rng, scheduled, weighted)
+        if rules not in teachers:
+            teachers[rules] = agents.from_spec(teacher_spec, rules)
+        table = Table(rules, moon_games, reward=args.reward)
+        table.reset(seed=int(rng.integers(2**62)))
+        league = League(rules, dataclasses.replace(args, num_games=moon_games), rng, device, heuristics=[])
+        league.seat(np.arange(moon_games))  # no opponents: every seat the teacher's
+        buf = arena.shard(mix.shards, rules.num_players)
+        view = universal_view(rules)
+        collect(table, league, net, buf, rng, device, 1.0, teachers[rules], dtype, view, moons)
+        shot = moon_decisions(buf, moons)
+        arena.keep(mix.shards, buf, np.zeros(buf.size, np.float32), shot, copy=True)
+        played.append(f"moon:{rules.preset}-{rules.num_players}")
+        return int(shot.sum())
+
     started = time.perf_counter()
     stopped = "the time budget"
     try:
@@ -344,6 +397,9 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                 )
                 arena.keep(k, buf, adv, trainable)
                 played.append(f"{rules.preset}-{rules.num_players}")
+            copied = 0
+            if moon_games and not imitation:
+                copied = play_moons(played)
             stats = update(
                 net,
                 optimizer,
@@ -355,6 +411,8 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                 imitation,
                 None,
                 dtype,
+                arena.copy if moon_games else None,
+                mix.moon_imitation,
             )
             decisions = args.rollout_steps * args.num_games  # every decision played, as training.ppo counts
             seconds = time.perf_counter() - start
@@ -362,6 +420,8 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
             progress["decisions"] += decisions
             progress["imitation"] += decisions if imitation else 0
             progress["samples"] += int(stats.pop("samples"))
+            if moon_games:
+                progress["copied"] = progress.get("copied", 0) + copied
             progress["elapsed_s"] += seconds
             _append_csv(
                 run / "train.csv",
@@ -373,6 +433,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                         "decisions_per_s": round(decisions / seconds),
                         "phase": "imitation" if imitation else "ppo",
                         "configs": " ".join(played),
+                        **({"copied": copied} if moon_games else {}),
                         **{k: round(v, 5) for k, v in stats.items()},
                     }
                 ],
@@ -465,8 +526,10 @@ def _plain(mix: MixtureSettings) -> dict[str, Any]:
         "configs": [list(c) for c in mix.configs],
         "eval_presets": list(mix.eval_presets),
         "init": mix.init,
-        # only when given, so that a run saved before weights existed resumes
+        # only when given, so that a run saved before weights (or moon imitation) existed resumes
         **({"weights": [list(w) for w in mix.weights]} if mix.weights else {}),
+        **({"moon_imitation": mix.moon_imitation} if mix.moon_imitation else {}),
+        **({"moon_configs": [list(c) for c in mix.moon_configs]} if mix.moon_configs else {}),
     }
 
 
@@ -532,10 +595,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="POLICY",
         help="start from this universal policy file's network (its decisions count as done; no imitation)",
     )
+    parser.add_argument(
+        "--moon-imitation",
+        type=float,
+        default=0.0,
+        metavar="COEF",
+        help="add COEF x the cross-entropy on the teacher's decisions in the deals it shoots the moon "
+        "(one more shard a PPO iteration, the teacher at every seat; default 0: none)",
+    )
+    parser.add_argument(
+        "--moon-configs",
+        type=_configs,
+        default=(),
+        help="the moon imitation shard's PRESET-N, drawn uniformly (default: the schedule's with a moon)",
+    )
     add_debug(parser)
 
     def run(namespace: argparse.Namespace) -> int:
-        names = ("family", "shards", "configs", "eval_presets", "init", "weights")
+        names = (
+            "family",
+            "shards",
+            "configs",
+            "eval_presets",
+            "init",
+            "weights",
+            "moon_imitation",
+            "moon_configs",
+        )
         extra = {name: getattr(namespace, name) for name in names}
         for name in extra:
             delattr(namespace, name)

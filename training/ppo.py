@@ -185,11 +185,17 @@ def update(
     imitation: bool,
     layout: Layout | None = None,
     dtype: torch.dtype = torch.float32,
+    copy: np.ndarray | None = None,
+    copy_coef: float = 0.0,
 ) -> dict[str, float]:
     """PPO epochs over the trainable decisions (or, ``imitation``, cross-entropy on the teacher's
     cards); returns the mean losses and diagnostics of the last epoch (``layout``: the
     observation's, needed for a compact ``buf``; ``dtype``: the matmul precision of the forward
-    pass, :func:`autocast`)."""
+    pass, :func:`autocast`).
+
+    ``copy`` (N,) bool marks trainable decisions that are a teacher's, not the policy's (the moon
+    imitation of :mod:`training.mixture`): they take no part in the PPO and value losses and add
+    ``copy_coef`` times their mean cross-entropy (``copy_loss`` in the result)."""
     index = np.flatnonzero(trainable)
     returns = (
         adv + buf.value[: buf.size]
@@ -207,26 +213,21 @@ def update(
                 logits, value = net(obs, mask)  # float32 out (PolicyValueNet.forward)
             logp_all = F.log_softmax(logits, dim=-1)
             logp = logp_all.gather(1, action[:, None]).squeeze(1)
-            entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
-            v_loss = 0.5 * (value - torch.from_numpy(returns[mb]).to(device)).square().mean()
-            if imitation:
-                pg_loss = -logp.mean()
-                kl = clipfrac = torch.zeros(())
-            else:
-                old = torch.from_numpy(buf.logprob[mb]).to(device)
-                a = torch.from_numpy(adv[mb]).to(device)
-                a = a - a.mean()
-                if len(mb) > 1:  # one decision (a last minibatch's remainder) has no spread: std NaN
-                    a = a / (a.std() + 1e-8)
-                log_ratio = logp - old
-                ratio = log_ratio.exp()
-                pg_loss = torch.max(
-                    -a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)
-                ).mean()
-                with torch.no_grad():
-                    kl = ((ratio - 1) - log_ratio).mean()
-                    clipfrac = ((ratio - 1).abs() > args.clip_coef).float().mean()
-            loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
+            copy_loss = torch.zeros(())
+            if copy is not None:  # the teacher's rows: cross-entropy only, out of the rest
+                copied = torch.from_numpy(copy[mb]).to(device)
+                if bool(copied.any()):
+                    copy_loss = -logp[copied].mean()
+                own = ~copied
+                logp_all, logp, value = logp_all[own], logp[own], value[own]
+                mb = mb[own.cpu().numpy()]
+            if len(mb):
+                pg_loss, v_loss, entropy, kl, clipfrac = _losses(
+                    logp_all, logp, value, mb, buf, adv, returns, args, device, imitation
+                )
+            else:  # a minibatch of the teacher's rows alone
+                pg_loss = v_loss = entropy = kl = clipfrac = torch.zeros(())
+            loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss + copy_coef * copy_loss
             if not bool(torch.isfinite(loss)):  # refused before it reaches the weights
                 raise FloatingPointError(
                     f"the PPO loss is not finite (pg_loss {float(pg_loss.detach()):g}, v_loss "
@@ -241,12 +242,40 @@ def update(
             for name, x in (("pg_loss", pg_loss), ("v_loss", v_loss), ("entropy", entropy),
                             ("approx_kl", kl), ("clipfrac", clipfrac)):  # fmt: skip
                 stats.setdefault(name, []).append(float(x.detach()))
+            if copy is not None:
+                stats.setdefault("copy_loss", []).append(float(copy_loss.detach()))
     out = {name: float(np.mean(values)) for name, values in stats.items()}
+    if copy is not None:  # the fit of the values is the policy's own decisions'
+        index = index[~copy[index]]
     y, pred = returns[index], buf.value[index]
     useful = not imitation and len(index) > 1 and np.var(y) > 0
     out["explained_var"] = float(1 - np.var(y - pred) / np.var(y)) if useful else 0.0
     out["samples"] = float(len(index))
     return out
+
+
+def _losses(
+    logp_all: torch.Tensor, logp: torch.Tensor, value: torch.Tensor, mb: np.ndarray, buf: Rollout,
+    adv: np.ndarray, returns: np.ndarray, args: Args, device: torch.device, imitation: bool,
+) -> tuple[torch.Tensor, ...]:  # fmt: skip
+    """One minibatch's policy loss (clipped PPO, or imitation's cross-entropy), value loss,
+    entropy, approximate KL and clip fraction, over its rows ``mb`` (at least one)."""
+    entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
+    v_loss = 0.5 * (value - torch.from_numpy(returns[mb]).to(device)).square().mean()
+    if imitation:
+        return -logp.mean(), v_loss, entropy, torch.zeros(()), torch.zeros(())
+    old = torch.from_numpy(buf.logprob[mb]).to(device)
+    a = torch.from_numpy(adv[mb]).to(device)
+    a = a - a.mean()
+    if len(mb) > 1:  # one decision (a last minibatch's remainder) has no spread: std NaN
+        a = a / (a.std() + 1e-8)
+    log_ratio = logp - old
+    ratio = log_ratio.exp()
+    pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
+    with torch.no_grad():
+        kl = ((ratio - 1) - log_ratio).mean()
+        clipfrac = ((ratio - 1).abs() > args.clip_coef).float().mean()
+    return pg_loss, v_loss, entropy, kl, clipfrac
 
 
 # ---------------------------------------------------------------------- the run

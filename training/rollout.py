@@ -195,12 +195,15 @@ def collect(
     teacher: agents.Agent | None = None,
     dtype: torch.dtype = torch.float32,
     view: UniversalView | None = None,
+    moons: np.ndarray | None = None,
 ) -> None:
     """Play ``len(buf.offsets) - 1`` steps of every game into ``buf``. With a ``teacher``, it
     plays every seat and its decisions are stored (imitation); otherwise the league decides.
     ``dtype``: the policy's matmul precision (:func:`autocast`). ``view``: the learner reads the
     family's universal layout (:mod:`hearts_env.universal`): ``buf`` stores universal (float32)
-    observations, masks and actions, the opponents and the table keep the configuration's own."""
+    observations, masks and actions, the opponents and the table keep the configuration's own.
+    ``moons`` (T, B) int64, when given, receives at each step the seat that shot the moon in each
+    deal that ended with it (``table.moon_shooter``), -1 elsewhere (:func:`moon_decisions`)."""
     rows = np.arange(table.num_games)
     n, fmt, layout = 0, buf.obs_format, table.observer.layout
     if view is not None and fmt != "float32":
@@ -247,10 +250,29 @@ def collect(
         result = table.step(actions)  # raises on an illegal card: nothing illegal gets through
         buf.deal_end[t] = result.deal_ended
         buf.rewards[t] = result.rewards * reward_scale
+        if moons is not None:
+            moons[t] = np.where(result.deal_ended, table.moon_shooter, -1)
         if result.deal_ended.any():
             ended = np.flatnonzero(result.deal_ended)
             table.redeal(ended)
             league.seat(ended)
+
+
+def moon_decisions(buf: Rollout, moons: np.ndarray) -> np.ndarray:
+    """Which stored decisions (N,) bool were made by the seat that shot the moon in their deal,
+    a deal that ended within the rollout (``moons``: what :func:`collect` recorded).
+
+    Walking the steps backwards as :func:`training.ppo.advantages` does, a deal end names its
+    shooter (or nobody) for every earlier decision of that game until the deal before it ended."""
+    games = buf.deal_end.shape[1]
+    shooter = np.full(games, -1, np.int64)  # the shooter of each game's deal being walked through
+    out = np.zeros(buf.size, bool)
+    for t in reversed(range(len(buf.offsets) - 1)):
+        ended = buf.deal_end[t]
+        shooter[ended] = moons[t, ended]
+        lo, hi = buf.offsets[t], buf.offsets[t + 1]
+        out[lo:hi] = shooter[buf.game[lo:hi]] == buf.seat[lo:hi]
+    return out
 
 
 def sample(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
