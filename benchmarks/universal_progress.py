@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,25 +34,37 @@ def decisions_of(spec: str) -> int:
     return int((content.get("trained") or {}).get("decisions", 0))
 
 
-def curves(board: dict[str, Any]) -> dict[tuple[str, int], list[tuple[int, float, float]]]:
-    """(preset, players) -> [(decisions, margin, ci95)], in training order."""
-    decisions = {name: decisions_of(spec) for name, spec in zip(board["agents"], board["specs"])}
+def curves(
+    board: dict[str, Any], agents: Collection[str] | None = None
+) -> dict[tuple[str, int], list[tuple[int, float, float]]]:
+    """(preset, players) -> [(decisions, margin, ci95)], in training order (of ``agents`` only,
+    when given)."""
+    names = [a for a in board["agents"] if agents is None or a in agents]
+    decisions = {
+        name: decisions_of(spec) for name, spec in zip(board["agents"], board["specs"]) if name in names
+    }
     out: dict[tuple[str, int], list[tuple[int, float, float]]] = {}
     for cell in board["cells"]:
-        if "diff" in cell:
+        if "diff" in cell and cell["agent"] in decisions:
             key = (cell["preset"], cell["num_players"])
             out.setdefault(key, []).append((decisions[cell["agent"]], cell["diff"], cell["ci95"]))
     return {key: sorted(points) for key, points in out.items()}
 
 
-def plot(board: dict[str, Any], path: Path) -> None:
-    """One panel per configuration: margin ± 95% interval against millions of decisions."""
+def plot(board: dict[str, Any], path: Path, line: Sequence[str] = ()) -> None:
+    """One panel per configuration: margin ± 95% interval against millions of decisions. The
+    checkpoints of ``line`` (labels; empty: every row) are joined by a line, in training order; the
+    others (runs that branched off it) are drawn as points alone."""
     import matplotlib  # noqa: PLC0415
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    data = curves(board)
+    unknown = sorted(set(line) - set(board["agents"]))
+    if unknown:
+        raise ValueError(f"--line: {', '.join(unknown)} not rows of the board ({', '.join(board['agents'])})")
+    data = curves(board, line or None)
+    branches = curves(board, set(board["agents"]) - set(line)) if line else {}
     cols = 6
     rows = math.ceil(len(data) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(2.6 * cols, 2.2 * rows), squeeze=False)
@@ -63,6 +76,12 @@ def plot(board: dict[str, Any], path: Path) -> None:
         good = [(m + c < 0) if lower else (m - c > 0) for _, m, c in points]
         ax.axhline(0, color="grey", lw=0.8)
         ax.errorbar(x, y, yerr=e, color="tab:blue", marker="o", ms=3, capsize=2, lw=1)
+        side = branches.get((preset, n), [])
+        if side:
+            ax.errorbar(
+                [d / 1e6 for d, _, _ in side], [m for _, m, _ in side], yerr=[c for _, _, c in side],
+                color="tab:orange", marker="s", ms=3, capsize=2, lw=0, elinewidth=1,
+            )  # fmt: skip
         ax.scatter(
             [a for a, g in zip(x, good) if g], [b for b, g in zip(y, good) if g], color="tab:green", zorder=3
         )
@@ -75,7 +94,8 @@ def plot(board: dict[str, Any], path: Path) -> None:
     better = "below 0" if lowest else "above 0"
     fig.suptitle(
         f"margin against the reference (points a deal, 95% interval, {board['deals']} deals) by millions "
-        f"of decisions trained; better {better}, green where the interval excludes 0",
+        f"of decisions trained; better {better}, green where the interval excludes 0"
+        + ("; orange: runs that branched off the line" if branches else ""),
         fontsize=9,
     )
     fig.tight_layout()
@@ -89,10 +109,13 @@ def main(argv: list[str] | None = None) -> Path:
     )
     parser.add_argument("board", type=Path, help="a leaderboard JSON whose rows are checkpoints of one run")
     parser.add_argument("--png", type=Path, help="default: beside the board, <name>_curves.png")
+    parser.add_argument(
+        "--line", default="", help="the rows (labels, comma-separated) joined by the line; default: all"
+    )
     args = parser.parse_args(argv)
     board = json.loads(args.board.read_text())
     out = args.png or args.board.with_name(args.board.stem + "_curves.png")
-    plot(board, out)
+    plot(board, out, tuple(filter(None, (x.strip() for x in args.line.split(",")))))
     print(f"wrote {out}")
     return out
 

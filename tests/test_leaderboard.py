@@ -154,3 +154,14 @@ def test_the_progress_curves_read_each_checkpoints_decisions(tmp_path):
         [str(ROOT / "results" / "universal" / "progress_hearts.json"), "--png", str(tmp_path / "c.png")]
     )
     assert out.stat().st_size > 10_000
+    first = universal_progress.curves(board, board["agents"][:2])
+    assert all(len(points) == 2 for points in first.values()) and first[("hearts", 4)] == hearts[:2]
+    line = ",".join(board["agents"][:3])
+    universal_progress.main([str(ROOT / "results" / "universal" / "progress_hearts.json"), "--png",
+                             str(tmp_path / "l.png"), "--line", line])  # fmt: skip
+    assert (tmp_path / "l.png").stat().st_size > 10_000
+    with pytest.raises(ValueError, match="--line: nosuch not rows"):
+        universal_progress.main(
+            [str(ROOT / "results" / "universal" / "progress_hearts.json"), "--png", str(tmp_path / "x.png"),
+             "--line", "nosuch"]
+        )  # fmt: skip
