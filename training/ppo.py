@@ -215,12 +215,12 @@ def update(
             logp = logp_all.gather(1, action[:, None]).squeeze(1)
             copy_loss = torch.zeros(())
             if copy is not None:  # the teacher's rows: cross-entropy only, out of the rest
-                copied = torch.from_numpy(copy[mb]).to(device)
-                if bool(copied.any()):
-                    copy_loss = -logp[copied].mean()
-                own = ~copied
+                mine = ~copy[mb]  # decided on the host: no copy back from the device
+                if not mine.all():
+                    copy_loss = -logp[torch.from_numpy(~mine).to(device)].mean()
+                own = torch.from_numpy(mine).to(device)
                 logp_all, logp, value = logp_all[own], logp[own], value[own]
-                mb = mb[own.cpu().numpy()]
+                mb = mb[mine]
             if len(mb):
                 pg_loss, v_loss, entropy, kl, clipfrac = _losses(
                     logp_all, logp, value, mb, buf, adv, returns, args, device, imitation
