@@ -281,3 +281,49 @@ def test_moon_imitation_adds_the_teachers_moons_to_the_update(tmp_path):
     train_mixture(_args(tmp_path / "chosen", rollout_steps=160, total_decisions=2 * 16 * 160), chosen)
     rows = list(csv.DictReader((tmp_path / "chosen" / "train.csv").open()))
     assert rows[1]["configs"].split()[-1] == "moon:partnership_hearts-4"  # not in the schedule itself
+
+
+def test_distillation_adds_the_shipped_specialists_decisions_to_the_update(tmp_path):
+    mix = MixtureSettings(
+        "hearts", shards=2, configs=(("hearts", 4), ("black_maria", 3)), eval_presets=("hearts",),
+        distill=0.5,
+    )  # fmt: skip
+    summary = train_mixture(_args(tmp_path, rollout_steps=64, total_decisions=3 * 16 * 64), mix)
+    rows = list(csv.DictReader((tmp_path / "train.csv").open()))
+    assert [row["phase"] for row in rows] == ["imitation", "ppo", "ppo"]
+    assert rows[0]["distilled"] == "0" and "distill:" not in rows[0]["configs"]
+    # every configuration of the family where a specialist ships, not only the schedule's
+    ships = agents.shipped.shipped_path
+    shipped = {f"distill:{p}-{n}" for p, n in all_configs("hearts") if ships(p, n).exists()}
+    assert {"distill:hearts-4", "distill:black_maria-3"} <= shipped
+    assert all(row["configs"].split()[-1] in shipped for row in rows[1:])
+    assert all(int(row["distilled"]) == 8 * 64 for row in rows[1:])  # 16 // 2 games, every decision
+    assert all(float(row["copy_loss"]) > 0 for row in rows[1:])
+    assert summary["decisions"] == 3 * 16 * 64  # the specialist's games are not the learner's decisions
+    with pytest.raises(ValueError, match="other settings.*distill"):
+        train_mixture(_args(tmp_path, resume=True, rollout_steps=64), dataclasses.replace(mix, distill=1.0))
+    with pytest.raises(ValueError, match="no specialist ships for hearts-5"):
+        train_mixture(
+            _args(tmp_path / "h5"), MixtureSettings("hearts", distill=1.0, distill_configs=(("hearts", 5),))
+        )
+    with pytest.raises(ValueError, match="no specialist ships for smear_partnership-4 \\(hearts family\\)"):
+        train_mixture(
+            _args(tmp_path / "s4"),
+            MixtureSettings("hearts", distill=1.0, distill_configs=(("smear_partnership", 4),)),
+        )
+    with pytest.raises(ValueError, match="needs --distill"):
+        train_mixture(_args(tmp_path / "c0"), MixtureSettings("hearts", distill_configs=(("hearts", 4),)))
+    with pytest.raises(ValueError, match="--distill must be a number >= 0"):
+        train_mixture(_args(tmp_path / "nan"), MixtureSettings("hearts", distill=float("nan")))
+    both = dataclasses.replace(mix, distill_configs=(("black_maria", 3),), moon_imitation=0.2)
+    train_mixture(_args(tmp_path / "both", rollout_steps=160, total_decisions=2 * 16 * 160), both)
+    rows = list(csv.DictReader((tmp_path / "both" / "train.csv").open()))
+    assert rows[1]["configs"].split()[-2:][1] == "distill:black_maria-3"
+    assert rows[1]["configs"].split()[-2].startswith("moon:")
+    assert int(rows[1]["distilled"]) == 8 * 160
+
+
+def test_a_specialist_with_no_shipped_file_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(agents.shipped, "SHIPPED_DIR", tmp_path / "nothing")
+    with pytest.raises(ValueError, match="--distill: no specialist ships for a hearts configuration"):
+        train_mixture(_args(tmp_path / "run"), MixtureSettings("hearts", distill=1.0))

@@ -518,3 +518,32 @@ def test_the_league_seats_the_learner_in_every_seat_of_its_side(preset: str) -> 
     else:
         assert (learner.sum(axis=1) == 1).all()
     assert learner.any(axis=0).all()  # every seat drawn
+
+
+def test_per_row_copy_weights_equal_one_weight_where_they_agree_and_count_where_differ(tiny_args) -> None:
+    """``update(copy=..., copy_coef=array)``: a weight array with one value for every teacher's row
+    trains exactly as that value given once; giving the teacher's rows different weights changes
+    the step (each row is weighed by its own)."""
+    from training.ppo import update
+
+    net, buf, adv, trainable, args = _self_play_rollout(tiny_args)
+    args = replace(args, update_epochs=1, minibatch_size=int(trainable.sum()))
+    copy = trainable & (np.arange(len(trainable)) % 3 == 0)
+    assert 0 < copy.sum() < trainable.sum()
+    start = {k: v.detach().clone() for k, v in net.state_dict().items()}
+
+    def step(coef):
+        net.load_state_dict(start)
+        optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+        torch.manual_seed(0)
+        stats = update(net, optimizer, buf, adv, trainable, args, torch.device("cpu"), False,
+                       copy=copy, copy_coef=coef)  # fmt: skip
+        return stats, [p.detach().clone() for p in net.parameters()]
+
+    one, after_one = step(0.3)
+    rows, after_rows = step(np.where(copy, 0.3, 0.0).astype(np.float32))
+    assert one == rows
+    assert all(torch.allclose(a, b, atol=1e-7) for a, b in zip(after_one, after_rows, strict=True))
+    mixed = np.where(copy, np.where(np.arange(len(copy)) % 2 == 0, 0.05, 0.6), 0.0).astype(np.float32)
+    _, after_mixed = step(mixed)
+    assert not all(torch.allclose(a, b, atol=1e-6) for a, b in zip(after_one, after_mixed, strict=True))

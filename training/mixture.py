@@ -41,6 +41,17 @@ as done, so the imitation warm start is not repeated and the run's decision coun
 them (``--total-decisions`` counts them too). ``--resume`` continues the run itself and needs its
 ``checkpoint.pt``; ``--init`` is for when only a policy is left, or to fine-tune a shipped network.
 
+Distillation
+------------
+``--distill COEF`` (off by default) keeps the shipped specialists in view: each PPO iteration plays
+one more shard (``num_games // shards`` games of a configuration where a specialist ships,
+``--distill-configs PRESET-N,...`` or every such configuration of the family, drawn uniformly)
+with the specialist (``ppo:network=specialist``, greedy) at every seat, and adds COEF times the
+policy's cross-entropy on all of its decisions to the update, out of the PPO and value losses (as
+``--moon-imitation`` does for the teacher's moons; :func:`training.ppo.update`). It is policy
+distillation: the universal network learns the specialist's play in its configuration while PPO
+goes on everywhere. ``train.csv`` then has ``distilled`` (the specialist's decisions added).
+
 Shipping: ``cp runs/universal-hearts/policy.pt agents/checkpoints/universal-hearts.pt``; the
 ``ppo`` agent then plays it wherever no specialist ships.
 """
@@ -62,6 +73,7 @@ import torch
 
 import agents
 from agents.ppo import PolicyValueNet, load_file, save_atomic, universal_policy_file
+from agents.shipped import shipped_path
 from evaluation.flags import ArgumentParser, add_debug, run_command
 from hearts_env.families import FAMILIES, family_of
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
@@ -115,12 +127,18 @@ class Arena:
         self.buffer = Rollout.allocate(1, int(self.starts[-1]), 1, obs_size, actions)
         self.adv = np.zeros(len(self.buffer.action), np.float32)
         self.trainable = np.zeros(len(self.buffer.action), bool)
-        self.copy = np.zeros(len(self.buffer.action), bool)  # the teacher's rows (moon imitation)
+        # the teachers' rows (moon imitation, distillation): the weight of each one's cross-entropy
+        self.copy_weight = np.zeros(len(self.buffer.action), np.float32)
 
     def clear(self) -> None:
-        """Before an iteration: no row trainable, none the teacher's."""
+        """Before an iteration: no row trainable, none a teacher's."""
         self.trainable[:] = False
-        self.copy[:] = False
+        self.copy_weight[:] = 0.0
+
+    @property
+    def copy(self) -> np.ndarray:
+        """(N,) bool: the rows that are a teacher's decisions, to imitate."""
+        return self.copy_weight > 0
 
     def shard(self, k: int, players: int) -> Rollout:
         """Shard ``k``'s storage (its ``games`` games x ``rollout_steps`` steps of ``players``)."""
@@ -133,14 +151,14 @@ class Arena:
             rewards=np.zeros((self.steps, games, players), np.float32),
         )  # fmt: skip
 
-    def keep(self, k: int, buf: Rollout, adv: np.ndarray, trainable: np.ndarray, copy: bool = False) -> None:
-        """Shard ``k``'s advantages and trainable flags, for the update (``copy``: its trainable rows
-        are the teacher's decisions, to imitate)."""
+    def keep(self, k: int, buf: Rollout, adv: np.ndarray, trainable: np.ndarray, copy: float = 0.0) -> None:
+        """Shard ``k``'s advantages and trainable flags, for the update (``copy`` > 0: its trainable
+        rows are a teacher's decisions, to imitate with this weight)."""
         lo = int(self.starts[k])
         self.adv[lo : lo + buf.size] = adv
         self.trainable[lo : lo + buf.size] = trainable
         if copy:
-            self.copy[lo : lo + buf.size] = trainable
+            self.copy_weight[lo : lo + buf.size] = np.where(trainable, np.float32(copy), np.float32(0))
 
     def merged(self) -> Rollout:
         """Every shard's decisions as one buffer (what the update reads: the whole storage)."""
@@ -175,6 +193,13 @@ class MixtureSettings:
     moon_configs: tuple[tuple[str, int], ...] = ()
     """The moon imitation shard's configurations, drawn uniformly (empty: the schedule's, redrawn
     until one has a moon)."""
+    distill: float = 0.0
+    """The weight of the distillation term (0: none). Each PPO iteration then plays one more shard
+    (``num_games // shards`` games) of a configuration where a specialist ships, the specialist at
+    every seat, and adds this times the policy's cross-entropy on all of its decisions to the loss."""
+    distill_configs: tuple[tuple[str, int], ...] = ()
+    """The distillation shard's configurations, drawn uniformly (empty: every configuration of the
+    family where a specialist ships)."""
 
 
 def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
@@ -208,6 +233,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
             raise ValueError(f"--moon-configs: {preset}-{n} is not a {game} configuration with a moon")
     if mix.moon_configs and not mix.moon_imitation:
         raise ValueError("--moon-configs needs --moon-imitation")
+    distill_configs = _distill_configs(game, mix, known)
     eval_presets = mix.eval_presets or tuple(family_presets)
     for name in eval_presets:
         if name not in family_presets:
@@ -319,6 +345,10 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
     moon_games = max(1, args.num_games // mix.shards) if mix.moon_imitation else 0
     if moon_games:  # one more shard after the learner's, the teacher's
         shard_games = np.append(shard_games, shard_games[-1] + moon_games)
+    distill_games = max(1, args.num_games // mix.shards) if mix.distill else 0
+    distill_shard = len(shard_games) - 1
+    if distill_games:  # and one more, the specialists'
+        shard_games = np.append(shard_games, shard_games[-1] + distill_games)
     arena = Arena(args, shard_games, vocab.size, vocab.num_actions)
     moons = np.full((args.rollout_steps, moon_games), -1, np.int64)
     scheduled = tuple(tuple(c) for c in mix.configs)
@@ -343,9 +373,28 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         view = universal_view(rules)
         collect(table, league, net, buf, rng, device, 1.0, teachers[rules], dtype, view, moons)
         shot = moon_decisions(buf, moons)
-        arena.keep(mix.shards, buf, np.zeros(buf.size, np.float32), shot, copy=True)
+        arena.keep(mix.shards, buf, np.zeros(buf.size, np.float32), shot, copy=mix.moon_imitation)
         played.append(f"moon:{rules.preset}-{rules.num_players}")
         return int(shot.sum())
+
+    specialists: dict[Rules, agents.Agent] = {}
+
+    def play_specialist(played: list[str]) -> int:
+        """The distillation shard: a shipped specialist at every seat of its configuration; all of
+        its decisions become the update's rows to copy. Returns how many."""
+        rules = schedule(game, rng, distill_configs)
+        if rules not in specialists:
+            specialists[rules] = agents.from_spec("ppo:network=specialist", rules)
+        table = Table(rules, distill_games, reward=args.reward)
+        table.reset(seed=int(rng.integers(2**62)))
+        league = League(rules, dataclasses.replace(args, num_games=distill_games), rng, device, heuristics=[])
+        league.seat(np.arange(distill_games))
+        buf = arena.shard(distill_shard, rules.num_players)
+        collect(table, league, net, buf, rng, device, 1.0, specialists[rules], dtype, universal_view(rules))
+        rows = np.ones(buf.size, bool)
+        arena.keep(distill_shard, buf, np.zeros(buf.size, np.float32), rows, copy=mix.distill)
+        played.append(f"distill:{rules.preset}-{rules.num_players}")
+        return buf.size
 
     started = time.perf_counter()
     stopped = "the time budget"
@@ -397,9 +446,12 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                 )
                 arena.keep(k, buf, adv, trainable)
                 played.append(f"{rules.preset}-{rules.num_players}")
-            copied = 0
+            copied = distilled = 0
             if moon_games and not imitation:
                 copied = play_moons(played)
+            if distill_games and not imitation:
+                distilled = play_specialist(played)
+            teachers_rows = bool(moon_games or distill_games)
             stats = update(
                 net,
                 optimizer,
@@ -411,8 +463,8 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                 imitation,
                 None,
                 dtype,
-                arena.copy if moon_games else None,
-                mix.moon_imitation,
+                arena.copy if teachers_rows else None,
+                arena.copy_weight,
             )
             decisions = args.rollout_steps * args.num_games  # every decision played, as training.ppo counts
             seconds = time.perf_counter() - start
@@ -422,6 +474,8 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
             progress["samples"] += int(stats.pop("samples"))
             if moon_games:
                 progress["copied"] = progress.get("copied", 0) + copied
+            if distill_games:
+                progress["distilled"] = progress.get("distilled", 0) + distilled
             progress["elapsed_s"] += seconds
             _append_csv(
                 run / "train.csv",
@@ -434,6 +488,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                         "phase": "imitation" if imitation else "ppo",
                         "configs": " ".join(played),
                         **({"copied": copied} if moon_games else {}),
+                        **({"distilled": distilled} if distill_games else {}),
                         **{k: round(v, 5) for k, v in stats.items()},
                     }
                 ],
@@ -530,7 +585,28 @@ def _plain(mix: MixtureSettings) -> dict[str, Any]:
         **({"weights": [list(w) for w in mix.weights]} if mix.weights else {}),
         **({"moon_imitation": mix.moon_imitation} if mix.moon_imitation else {}),
         **({"moon_configs": [list(c) for c in mix.moon_configs]} if mix.moon_configs else {}),
+        **({"distill": mix.distill} if mix.distill else {}),
+        **({"distill_configs": [list(c) for c in mix.distill_configs]} if mix.distill_configs else {}),
     }
+
+
+def _distill_configs(
+    game: str, mix: MixtureSettings, known: set[tuple[str, int]]
+) -> tuple[tuple[str, int], ...]:
+    """The distillation shard's configurations (checked), or () when there is none."""
+    if not (mix.distill >= 0 and np.isfinite(mix.distill)):
+        raise ValueError(f"--distill must be a number >= 0, got {mix.distill}")
+    if mix.distill_configs and not mix.distill:
+        raise ValueError("--distill-configs needs --distill")
+    for preset, n in mix.distill_configs:
+        if (preset, n) not in known or not shipped_path(preset, n).exists():
+            raise ValueError(f"--distill-configs: no specialist ships for {preset}-{n} ({game} family)")
+    if not mix.distill:
+        return ()
+    configs = mix.distill_configs or tuple((p, n) for p, n in sorted(known) if shipped_path(p, n).exists())
+    if not configs:
+        raise ValueError(f"--distill: no specialist ships for a {game} configuration")
+    return tuple(configs)
 
 
 def _append_csv(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -609,6 +685,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=(),
         help="the moon imitation shard's PRESET-N, drawn uniformly (default: the schedule's with a moon)",
     )
+    parser.add_argument(
+        "--distill",
+        type=float,
+        default=0.0,
+        metavar="COEF",
+        help="add COEF x the cross-entropy on a shipped specialist's decisions in its configuration "
+        "(one more shard a PPO iteration, the specialist at every seat; default 0: none)",
+    )
+    parser.add_argument(
+        "--distill-configs",
+        type=_configs,
+        default=(),
+        help="the distillation shard's PRESET-N, drawn uniformly (default: all where a specialist ships)",
+    )
     add_debug(parser)
 
     def run(namespace: argparse.Namespace) -> int:
@@ -621,6 +711,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "weights",
             "moon_imitation",
             "moon_configs",
+            "distill",
+            "distill_configs",
         )
         extra = {name: getattr(namespace, name) for name in names}
         for name in extra:

@@ -186,7 +186,7 @@ def update(
     layout: Layout | None = None,
     dtype: torch.dtype = torch.float32,
     copy: np.ndarray | None = None,
-    copy_coef: float = 0.0,
+    copy_coef: float | np.ndarray = 0.0,
 ) -> dict[str, float]:
     """PPO epochs over the trainable decisions (or, ``imitation``, cross-entropy on the teacher's
     cards); returns the mean losses and diagnostics of the last epoch (``layout``: the
@@ -194,8 +194,9 @@ def update(
     pass, :func:`autocast`).
 
     ``copy`` (N,) bool marks trainable decisions that are a teacher's, not the policy's (the moon
-    imitation of :mod:`training.mixture`): they take no part in the PPO and value losses and add
-    ``copy_coef`` times their mean cross-entropy (``copy_loss`` in the result)."""
+    imitation and distillation of :mod:`training.mixture`): they take no part in the PPO and value
+    losses and add ``copy_coef`` times their mean cross-entropy (``copy_loss`` in the result, the
+    plain mean); ``copy_coef`` may be an (N,) array, each teacher's row its own weight."""
     index = np.flatnonzero(trainable)
     returns = (
         adv + buf.value[: buf.size]
@@ -213,11 +214,17 @@ def update(
                 logits, value = net(obs, mask)  # float32 out (PolicyValueNet.forward)
             logp_all = F.log_softmax(logits, dim=-1)
             logp = logp_all.gather(1, action[:, None]).squeeze(1)
-            copy_loss = torch.zeros(())
+            copy_loss = copy_term = torch.zeros(())
             if copy is not None:  # the teacher's rows: cross-entropy only, out of the rest
                 mine = ~copy[mb]  # decided on the host: no copy back from the device
                 if not mine.all():
-                    copy_loss = -logp[torch.from_numpy(~mine).to(device)].mean()
+                    theirs = -logp[torch.from_numpy(~mine).to(device)]
+                    copy_loss = theirs.mean()
+                    if np.ndim(copy_coef):
+                        weight = torch.from_numpy(np.asarray(copy_coef, np.float32)[mb[~mine]]).to(device)
+                        copy_term = (weight * theirs).mean()
+                    else:
+                        copy_term = float(copy_coef) * copy_loss
                 own = torch.from_numpy(mine).to(device)
                 logp_all, logp, value = logp_all[own], logp[own], value[own]
                 mb = mb[mine]
@@ -227,7 +234,7 @@ def update(
                 )
             else:  # a minibatch of the teacher's rows alone
                 pg_loss = v_loss = entropy = kl = clipfrac = torch.zeros(())
-            loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss + copy_coef * copy_loss
+            loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss + copy_term
             if not bool(torch.isfinite(loss)):  # refused before it reaches the weights
                 raise FloatingPointError(
                     f"the PPO loss is not finite (pg_loss {float(pg_loss.detach()):g}, v_loss "
