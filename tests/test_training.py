@@ -547,3 +547,68 @@ def test_per_row_copy_weights_equal_one_weight_where_they_agree_and_count_where_
     mixed = np.where(copy, np.where(np.arange(len(copy)) % 2 == 0, 0.05, 0.6), 0.0).astype(np.float32)
     _, after_mixed = step(mixed)
     assert not all(torch.allclose(a, b, atol=1e-6) for a, b in zip(after_one, after_mixed, strict=True))
+
+
+# ---------------------------------------------------------------------- overlap
+def test_overlap_plays_ahead_between_checkpoints_and_resumes_as_if_uninterrupted(tmp_path, monkeypatch):
+    """``overlap``: the next rollout is played during the update, with the weights from before it,
+    except in an iteration that ends with a checkpoint or the decision budget; a run stopped at a
+    checkpoint and resumed trains exactly as the uninterrupted one."""
+    import training.ppo
+
+    played_ahead, lag = [], []
+    real_start = training.ppo.Ahead.start
+
+    def start(self, play):
+        played_ahead.append(1)
+        real_start(self, play)
+        lag.append(all(torch.equal(a, b) for a, b in zip(self.actor.state_dict().values(),
+                                                         self.net.state_dict().values())))  # fmt: skip
+
+    monkeypatch.setattr(training.ppo.Ahead, "start", start)
+    base = replace(TINY, overlap=True, checkpoint_every=3, imitation_decisions=1024, pool_every=2)
+    whole = replace(base, run_dir=str(tmp_path / "whole"), total_decisions=7 * 1024)
+    summary = train(whole)
+    assert summary["iterations"] == 7
+    # iterations 2..7 are PPO; 3 and 6 end with a checkpoint, 7 with the budget: 2, 4, 5 play ahead
+    assert len(played_ahead) == 3 and all(lag)  # the actor starts from the weights the update starts from
+    losses = rows(tmp_path / "whole" / "train.csv")
+    assert all(math.isfinite(float(r["pg_loss"])) for r in losses)
+    split = replace(base, run_dir=str(tmp_path / "split"), total_decisions=3 * 1024)
+    train(split)
+    train(replace(split, total_decisions=7 * 1024, resume=True))
+    ours, theirs = losses, rows(tmp_path / "split" / "train.csv")
+    assert [r["pg_loss"] for r in ours] == [r["pg_loss"] for r in theirs] and len(theirs) == 7
+    a = load_policy(tmp_path / "whole" / "policy.pt")["model"]
+    b = load_policy(tmp_path / "split" / "policy.pt")["model"]
+    assert all(torch.equal(a[name], b[name]) for name in a)
+    sync = replace(base, overlap=False, run_dir=str(tmp_path / "sync"), total_decisions=7 * 1024)
+    train(sync)  # the lag is a different algorithm: not the synchronous run's numbers
+    assert [r["pg_loss"] for r in rows(tmp_path / "sync" / "train.csv")] != [r["pg_loss"] for r in ours]
+
+
+def test_an_error_in_the_rollout_played_ahead_stops_the_run(tmp_path, monkeypatch):
+    import training.ppo
+
+    real, calls = training.ppo.collect, []
+
+    def failing(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:  # the first rollout played ahead (iteration 2's update)
+            raise RuntimeError("the engine broke")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(training.ppo, "collect", failing)
+    args = replace(TINY, overlap=True, checkpoint_every=5, imitation_decisions=1024,
+                   run_dir=str(tmp_path), total_decisions=5 * 1024)  # fmt: skip
+    with pytest.raises(RuntimeError, match="the engine broke"):
+        train(args)
+
+
+def test_overlap_is_refused_where_it_cannot_run(tmp_path):
+    with pytest.raises(ValueError, match="--overlap .* not with --ray"):
+        replace(TINY, overlap=True, ray="local").validate()
+    from training.mixture import MixtureSettings, train_mixture
+
+    with pytest.raises(ValueError, match="--overlap is hearts-env train's"):
+        train_mixture(replace(TINY, overlap=True, run_dir=str(tmp_path)), MixtureSettings("hearts"))

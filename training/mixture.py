@@ -210,6 +210,8 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
     resolve_family(args, game)
     if args.obs_format != "float32":
         raise ValueError("a universal network's rollouts are float32 (--obs-format float32)")
+    if args.overlap:
+        raise ValueError("--overlap is hearts-env train's: training.mixture plays its shards in turn")
     if mix.shards < 1 or mix.shards > args.num_games:
         raise ValueError(f"--shards must lie in 1..num_games ({args.num_games}), got {mix.shards}")
     known = set(all_configs(game))

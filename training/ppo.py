@@ -77,12 +77,15 @@ learning curve), :mod:`training.evaluate` (the duplicate evaluations) and
 from __future__ import annotations
 
 import argparse
+import copy
+import dataclasses
 import json
 import math
 import re
 import sys
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -364,6 +367,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
             args.rollout_steps, args.num_games, rules.num_players, net.obs_size, net.num_actions,
             args.obs_format, table.observer.layout.packing,
         )  # fmt: skip
+    ahead = Ahead(net, buf, args, saved) if args.overlap else None
     scale = reward_scale(rules)
     obs_layout = observation_layout(rules)
     better = family(rules).better
@@ -383,6 +387,8 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     def save_checkpoint() -> None:
         content = checkpoint_content(net, rules, trained_info, optimizer, args, rng, device, table, league,
                                      progress)  # fmt: skip
+        if ahead is not None:
+            content["rollout_torch_rng"] = ahead.generator.get_state()
         if rollouts is not None:
             content["ray"] = rollouts.state_dict()
         save_atomic(content, checkpoint_path)
@@ -421,6 +427,11 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
                 f"--imitation-decisions {args.imitation_decisions:,} is not below --total-decisions "
                 f"{args.total_decisions:,}: this run ends in imitation, with no PPO"
             )
+
+    def play_ahead(out: Rollout, actor: PolicyValueNet) -> None:  # overlap: the next PPO rollout
+        assert ahead is not None
+        collect(table, league, actor, out, rng, device, scale, None, dtype, generator=ahead.generator)
+
     saved_at = {"iteration": progress["iteration"], "decisions": progress["decisions"]}
     stopped, reached = "interrupted (Ctrl-C)", False
     segment: list[tuple[int, float]] = []  # this segment's imitation iterations: (decisions, seconds)
@@ -429,15 +440,27 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
         while budget_left():
             start = time.perf_counter()
             imitation = imitating(args, progress["decisions"], progress["imitation"], progress["elapsed_s"])
-            if rollouts is None:
-                collect(table, league, net, buf, rng, device, scale, teacher if imitation else None, dtype)
+            if ahead is not None and ahead.ready:
+                buf = ahead.take(buf)  # played during the last update
+            elif rollouts is None:
+                generator = ahead.generator if ahead is not None else None
+                collect(table, league, net, buf, rng, device, scale, teacher if imitation else None, dtype,
+                        generator=generator)  # fmt: skip
             else:
                 buf = rollouts.collect(net, league, imitation)
             if imitation:
                 buf.value[: buf.size] = 0.0
             lam = 1.0 if imitation else args.gae_lambda
             adv, trainable = advantages(buf, rules.num_players, args.gamma, lam)
-            stats = update(net, optimizer, buf, adv, trainable, args, device, imitation, obs_layout, dtype)
+            if ahead is not None and not imitation and ahead.worth_it(progress):
+                ahead.start(play_ahead)
+            try:
+                stats = update(
+                    net, optimizer, buf, adv, trainable, args, device, imitation, obs_layout, dtype
+                )
+            finally:
+                if ahead is not None:
+                    ahead.join()  # the next rollout is played (or its error raised) before anything else
             decisions = args.rollout_steps * args.num_games
             progress["iteration"] += 1
             progress["decisions"] += decisions
@@ -512,6 +535,76 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     summary["files"]["this summary"] = str(run / "summary.json")
     (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     return summary
+
+
+class Ahead:
+    """``overlap``: the next iteration's rollout, played in a thread while the update runs.
+
+    The thread plays into a second buffer with ``actor``, a copy of the network taken before the
+    update (so the update never changes the weights it acts with), and draws its actions from a
+    generator of its own (so the update's minibatch shuffling, on torch's default generator, and
+    the rollout never share one: the run stays reproducible). Only the rollout thread touches the
+    table, the league and the run's numpy generator while it runs; :meth:`join` comes before
+    anything else in the iteration. An iteration that ends with a checkpoint, or the last one
+    of a decision budget, plays nothing ahead: the checkpoint never holds a rollout in flight, so
+    a resumed run continues exactly as the uninterrupted one."""
+
+    def __init__(
+        self, net: PolicyValueNet, buf: Rollout | None, args: Args, saved: Mapping[str, Any]
+    ) -> None:
+        if buf is None:
+            raise ValueError("--overlap plays the rollout in a thread of this process: not with --ray")
+        self.args, self.net = args, net
+        self.actor = copy.deepcopy(net)
+        self.spare = dataclasses.replace(
+            buf, **{f.name: np.zeros_like(getattr(buf, f.name)) for f in dataclasses.fields(buf)}
+        )
+        self.generator = torch.Generator()
+        self.generator.manual_seed(int(np.random.SeedSequence([args.seed, 1]).generate_state(1)[0]))
+        if "rollout_torch_rng" in saved:
+            self.generator.set_state(saved["rollout_torch_rng"])
+        self.thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+        self.ready = False
+
+    def worth_it(self, progress: Mapping[str, Any]) -> bool:
+        """Whether to play ahead during this iteration's update: not when the iteration ends with
+        a checkpoint or, under a decision budget, is the last."""
+        args, following = self.args, progress["iteration"] + 1
+        if following % args.checkpoint_every == 0:
+            return False
+        made = progress["decisions"] + args.rollout_steps * args.num_games
+        return not (args.total_decisions and made >= args.total_decisions)
+
+    def start(self, play: Callable[[Rollout, PolicyValueNet], None]) -> None:
+        """Play ``play(buffer, actor)`` in a thread, the actor holding the current weights."""
+        self.actor.load_state_dict(self.net.state_dict())
+        self.error, self.ready = None, False
+
+        def run() -> None:
+            try:
+                play(self.spare, self.actor)
+            except BaseException as error:  # noqa: BLE001 - raised again by join()
+                self.error = error
+
+        self.thread = threading.Thread(target=run, name="rollout-ahead")
+        self.thread.start()
+
+    def join(self) -> None:
+        """Wait for the rollout in flight; raise its error, if any."""
+        if self.thread is None:
+            return
+        self.thread.join()
+        self.thread = None
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+        self.ready = True
+
+    def take(self, done: Rollout) -> Rollout:
+        """The rollout played ahead; ``done``, the buffer just trained on, becomes the spare."""
+        out, self.spare, self.ready = self.spare, done, False
+        return out
 
 
 def warn_imitation_too_long(args: Args, progress: Mapping[str, Any], rate: float, logs: Logs) -> None:
