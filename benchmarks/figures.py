@@ -388,6 +388,7 @@ RATE_MACHINES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("training_rate/amx.json",), ""),
     (("training_rate/amx_games.json",), ""),
     (("training_rate/h200.json", "training_rate/h200_games.json"), ""),
+    (("training_rate/overlap.json",), ""),
 )
 """The training-rate files of each machine the project measured on (one column: a machine and a
 day, its files' rows together), and a name for the CPU of files that predate the CPU record
