@@ -465,9 +465,15 @@ def _seeds_table(name: str) -> str:
     by = {(r["arm"], r["seed"]): r for r in runs}
     first = runs[0]
     head = "| arm | flags | " + " | ".join(f"seed {s}" for s in seeds)
+    parallel = re.search(r"--parallel (\d+)", report["command"])
+    at_once = (
+        "two runs at once"
+        if parallel is None or parallel.group(1) == "2"
+        else ("one run at a time" if parallel.group(1) == "1" else f"{parallel.group(1)} runs at once")
+    )
     lines = [
         f"`{report['command']}`: {first['decisions']:,} decisions a run unless its flags say otherwise, "
-        "one thread, two runs at once; "
+        f"one thread, {at_once}; "
         f"each policy alone against three `{first['opponent']}` over {first['deals']:,} duplicate deals "
         "(its points a deal minus theirs, lower is better):",
         "",
@@ -871,6 +877,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "training-seeds-bf16": partial(_seeds_table, "training_seeds/bf16.json"),
     "training-seeds-bf16-time": partial(_seeds_table, "training_seeds/bf16_equal_time.json"),
     "training-seeds-games": partial(_seeds_table, "training_seeds/games2048.json"),
+    "training-seeds-overlap": partial(_seeds_table, "training_seeds/overlap.json"),
     "smear-table": smear_table,
     "smear-ppo": smear_ppo,
     "pimc-hearts": pimc_hearts,
