@@ -245,19 +245,25 @@ def test_moon_decisions_are_the_shooters_own_in_deals_that_ended():
     assert shot.sum() >= 13 * (moons >= 0).sum()  # a shooter makes at least its 13 plays
 
 
-def test_moon_imitation_adds_the_teachers_moons_to_the_update(tmp_path):
+def _teacher_run(tmp_path, steps: int, **teacher) -> tuple[MixtureSettings, list[dict[str, str]]]:
+    """Three iterations (imitation, then two of PPO with a teacher's shard) of a two-configuration
+    schedule; the settings and the rows of ``train.csv``."""
     mix = MixtureSettings(
-        "hearts", shards=2, configs=(("hearts", 4), ("black_maria", 3)), eval_presets=("hearts",),
-        moon_imitation=0.5,
-    )  # fmt: skip
-    summary = train_mixture(_args(tmp_path, rollout_steps=160, total_decisions=3 * 16 * 160), mix)
+        "hearts", shards=2, configs=(("hearts", 4), ("black_maria", 3)), eval_presets=("hearts",), **teacher
+    )
+    summary = train_mixture(_args(tmp_path, rollout_steps=steps, total_decisions=3 * 16 * steps), mix)
     rows = list(csv.DictReader((tmp_path / "train.csv").open()))
     assert [row["phase"] for row in rows] == ["imitation", "ppo", "ppo"]
+    assert summary["decisions"] == 3 * 16 * steps  # the teacher's games are not the learner's decisions
+    return mix, rows
+
+
+def test_moon_imitation_adds_the_teachers_moons_to_the_update(tmp_path):
+    mix, rows = _teacher_run(tmp_path, 160, moon_imitation=0.5)
     assert rows[0]["copied"] == "0" and "moon:" not in rows[0]["configs"]
     assert all(row["configs"].split()[-1] in ("moon:hearts-4", "moon:black_maria-3") for row in rows[1:])
     assert sum(int(row["copied"]) for row in rows[1:]) > 0
     assert all(float(row["copy_loss"]) > 0 for row in rows[1:] if int(row["copied"]))
-    assert summary["decisions"] == 3 * 16 * 160  # the teacher's games are not the learner's decisions
     with pytest.raises(ValueError, match="other settings.*moon_imitation"):
         train_mixture(
             _args(tmp_path, resume=True, rollout_steps=160),
@@ -284,13 +290,7 @@ def test_moon_imitation_adds_the_teachers_moons_to_the_update(tmp_path):
 
 
 def test_distillation_adds_the_shipped_specialists_decisions_to_the_update(tmp_path):
-    mix = MixtureSettings(
-        "hearts", shards=2, configs=(("hearts", 4), ("black_maria", 3)), eval_presets=("hearts",),
-        distill=0.5,
-    )  # fmt: skip
-    summary = train_mixture(_args(tmp_path, rollout_steps=64, total_decisions=3 * 16 * 64), mix)
-    rows = list(csv.DictReader((tmp_path / "train.csv").open()))
-    assert [row["phase"] for row in rows] == ["imitation", "ppo", "ppo"]
+    mix, rows = _teacher_run(tmp_path, 64, distill=0.5)
     assert rows[0]["distilled"] == "0" and "distill:" not in rows[0]["configs"]
     # every configuration of the family where a specialist ships, not only the schedule's
     ships = agents.shipped.shipped_path
@@ -299,7 +299,6 @@ def test_distillation_adds_the_shipped_specialists_decisions_to_the_update(tmp_p
     assert all(row["configs"].split()[-1] in shipped for row in rows[1:])
     assert all(int(row["distilled"]) == 8 * 64 for row in rows[1:])  # 16 // 2 games, every decision
     assert all(float(row["copy_loss"]) > 0 for row in rows[1:])
-    assert summary["decisions"] == 3 * 16 * 64  # the specialist's games are not the learner's decisions
     with pytest.raises(ValueError, match="other settings.*distill"):
         train_mixture(_args(tmp_path, resume=True, rollout_steps=64), dataclasses.replace(mix, distill=1.0))
     with pytest.raises(ValueError, match="no specialist ships for hearts-5"):
