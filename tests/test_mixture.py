@@ -269,20 +269,6 @@ def test_moon_imitation_adds_the_teachers_moons_to_the_update(tmp_path):
             _args(tmp_path, resume=True, rollout_steps=160),
             dataclasses.replace(mix, moon_imitation=1.0),
         )
-    with pytest.raises(ValueError, match="no configuration .* has a moon"):
-        train_mixture(
-            _args(tmp_path / "none"),
-            MixtureSettings("hearts", configs=(("hearts_1887", 4),), moon_imitation=1.0),
-        )
-    with pytest.raises(ValueError, match="must be a number >= 0"):
-        train_mixture(_args(tmp_path / "neg"), MixtureSettings("hearts", moon_imitation=-1.0))
-    with pytest.raises(ValueError, match="hearts_1887-4 is not a hearts configuration with a moon"):
-        train_mixture(
-            _args(tmp_path / "c1887"),
-            MixtureSettings("hearts", moon_imitation=1.0, moon_configs=(("hearts_1887", 4),)),
-        )
-    with pytest.raises(ValueError, match="needs --moon-imitation"):
-        train_mixture(_args(tmp_path / "c0"), MixtureSettings("hearts", moon_configs=(("hearts", 4),)))
     chosen = dataclasses.replace(mix, moon_configs=(("partnership_hearts", 4),))
     train_mixture(_args(tmp_path / "chosen", rollout_steps=160, total_decisions=2 * 16 * 160), chosen)
     rows = list(csv.DictReader((tmp_path / "chosen" / "train.csv").open()))
@@ -301,19 +287,6 @@ def test_distillation_adds_the_shipped_specialists_decisions_to_the_update(tmp_p
     assert all(float(row["copy_loss"]) > 0 for row in rows[1:])
     with pytest.raises(ValueError, match="other settings.*distill"):
         train_mixture(_args(tmp_path, resume=True, rollout_steps=64), dataclasses.replace(mix, distill=1.0))
-    with pytest.raises(ValueError, match="no specialist ships for hearts-5"):
-        train_mixture(
-            _args(tmp_path / "h5"), MixtureSettings("hearts", distill=1.0, distill_configs=(("hearts", 5),))
-        )
-    with pytest.raises(ValueError, match="no specialist ships for smear_partnership-4 \\(hearts family\\)"):
-        train_mixture(
-            _args(tmp_path / "s4"),
-            MixtureSettings("hearts", distill=1.0, distill_configs=(("smear_partnership", 4),)),
-        )
-    with pytest.raises(ValueError, match="needs --distill"):
-        train_mixture(_args(tmp_path / "c0"), MixtureSettings("hearts", distill_configs=(("hearts", 4),)))
-    with pytest.raises(ValueError, match="--distill must be a number >= 0"):
-        train_mixture(_args(tmp_path / "nan"), MixtureSettings("hearts", distill=float("nan")))
     both = dataclasses.replace(mix, distill_configs=(("black_maria", 3),), moon_imitation=0.2)
     train_mixture(_args(tmp_path / "both", rollout_steps=160, total_decisions=2 * 16 * 160), both)
     rows = list(csv.DictReader((tmp_path / "both" / "train.csv").open()))
@@ -326,3 +299,24 @@ def test_a_specialist_with_no_shipped_file_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(agents.shipped, "SHIPPED_DIR", tmp_path / "nothing")
     with pytest.raises(ValueError, match="--distill: no specialist ships for a hearts configuration"):
         train_mixture(_args(tmp_path / "run"), MixtureSettings("hearts", distill=1.0))
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (dict(configs=(("hearts_1887", 4),), moon_imitation=1.0), "no configuration .* has a moon"),
+        (dict(moon_imitation=-1.0), "--moon-imitation must be a number >= 0"),
+        (dict(moon_imitation=1.0, moon_configs=(("hearts_1887", 4),)),
+         "hearts_1887-4 is not a hearts configuration with a moon"),
+        (dict(moon_configs=(("hearts", 4),)), "needs --moon-imitation"),
+        (dict(distill=1.0, distill_configs=(("hearts", 5),)), "no specialist ships for hearts-5"),
+        (dict(distill=1.0, distill_configs=(("smear_partnership", 4),)),
+         "no specialist ships for smear_partnership-4 \\(hearts family\\)"),
+        (dict(distill_configs=(("hearts", 4),)), "needs --distill"),
+        (dict(distill=float("nan")), "--distill must be a number >= 0"),
+    ],
+)  # fmt: skip
+def test_bad_teacher_settings_are_refused_before_the_run_starts(tmp_path, settings, message):
+    with pytest.raises(ValueError, match=message):
+        train_mixture(_args(tmp_path / "run"), MixtureSettings("hearts", **settings))
+    assert not (tmp_path / "run").exists()
