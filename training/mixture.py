@@ -356,6 +356,19 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
     scheduled = tuple(tuple(c) for c in mix.configs)
     weighted = tuple(tuple(w) for w in mix.weights)
 
+    def play_teacher(
+        rules: Rules, teacher: agents.Agent, shard: int, games: int, moons_out: np.ndarray | None = None
+    ) -> Rollout:
+        """A teacher's shard: ``games`` games of ``rules`` with ``teacher`` at every seat, every
+        decision stored (universal layout) in shard ``shard`` of the arena."""
+        table = Table(rules, games, reward=args.reward)
+        table.reset(seed=int(rng.integers(2**62)))
+        league = League(rules, dataclasses.replace(args, num_games=games), rng, device, heuristics=[])
+        league.seat(np.arange(games))  # no opponents: every seat the teacher's
+        buf = arena.shard(shard, rules.num_players)
+        collect(table, league, net, buf, rng, device, 1.0, teacher, dtype, universal_view(rules), moons_out)
+        return buf
+
     def play_moons(played: list[str]) -> int:
         """The moon imitation shard: the teacher at every seat of a scheduled configuration that has
         a moon; its shooters' decisions become the update's rows to copy. Returns how many."""
@@ -367,13 +380,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                 rules = schedule(game, rng, scheduled, weighted)
         if rules not in teachers:
             teachers[rules] = agents.from_spec(teacher_spec, rules)
-        table = Table(rules, moon_games, reward=args.reward)
-        table.reset(seed=int(rng.integers(2**62)))
-        league = League(rules, dataclasses.replace(args, num_games=moon_games), rng, device, heuristics=[])
-        league.seat(np.arange(moon_games))  # no opponents: every seat the teacher's
-        buf = arena.shard(mix.shards, rules.num_players)
-        view = universal_view(rules)
-        collect(table, league, net, buf, rng, device, 1.0, teachers[rules], dtype, view, moons)
+        buf = play_teacher(rules, teachers[rules], mix.shards, moon_games, moons)
         shot = moon_decisions(buf, moons)
         arena.keep(mix.shards, buf, np.zeros(buf.size, np.float32), shot, copy=mix.moon_imitation)
         played.append(f"moon:{rules.preset}-{rules.num_players}")
@@ -387,14 +394,10 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         rules = schedule(game, rng, distill_configs)
         if rules not in specialists:
             specialists[rules] = agents.from_spec("ppo:network=specialist", rules)
-        table = Table(rules, distill_games, reward=args.reward)
-        table.reset(seed=int(rng.integers(2**62)))
-        league = League(rules, dataclasses.replace(args, num_games=distill_games), rng, device, heuristics=[])
-        league.seat(np.arange(distill_games))
-        buf = arena.shard(distill_shard, rules.num_players)
-        collect(table, league, net, buf, rng, device, 1.0, specialists[rules], dtype, universal_view(rules))
-        rows = np.ones(buf.size, bool)
-        arena.keep(distill_shard, buf, np.zeros(buf.size, np.float32), rows, copy=mix.distill)
+        buf = play_teacher(rules, specialists[rules], distill_shard, distill_games)
+        arena.keep(
+            distill_shard, buf, np.zeros(buf.size, np.float32), np.ones(buf.size, bool), copy=mix.distill
+        )
         played.append(f"distill:{rules.preset}-{rules.num_players}")
         return buf.size
 

@@ -367,7 +367,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
             args.rollout_steps, args.num_games, rules.num_players, net.obs_size, net.num_actions,
             args.obs_format, table.observer.layout.packing,
         )  # fmt: skip
-    ahead = Ahead(net, buf, args, saved) if args.overlap else None
+    ahead = Ahead(net, buf, args, saved) if args.overlap and buf is not None else None  # Args refuses --ray
     scale = reward_scale(rules)
     obs_layout = observation_layout(rules)
     better = family(rules).better
@@ -549,11 +549,7 @@ class Ahead:
     of a decision budget, plays nothing ahead: the checkpoint never holds a rollout in flight, so
     a resumed run continues exactly as the uninterrupted one."""
 
-    def __init__(
-        self, net: PolicyValueNet, buf: Rollout | None, args: Args, saved: Mapping[str, Any]
-    ) -> None:
-        if buf is None:
-            raise ValueError("--overlap plays the rollout in a thread of this process: not with --ray")
+    def __init__(self, net: PolicyValueNet, buf: Rollout, args: Args, saved: Mapping[str, Any]) -> None:
         self.args, self.net = args, net
         self.actor = copy.deepcopy(net)
         self.spare = dataclasses.replace(
