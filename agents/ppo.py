@@ -391,6 +391,7 @@ class PPOAgent(Agent):
         mask = np.asarray(obs["action_mask"]) > 0
         with torch.inference_mode():
             x = torch.as_tensor(np.asarray(obs["observation"], np.float32), device=self.device)
+            x = x.to(self.net.policy.weight.dtype)  # a pooled policy in training may be bfloat16
             m = torch.as_tensor(mask, device=self.device)
             logits = self.net(x, m)[0].float().cpu().numpy()
         if not self.greedy:

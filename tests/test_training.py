@@ -288,6 +288,46 @@ def test_bfloat16_precision_rounds_the_matmuls_and_nothing_else() -> None:
     torch.testing.assert_close(rounded[1], exact[1], atol=2e-2, rtol=2e-2)
 
 
+def test_the_rollouts_bfloat16_copy_computes_what_autocast_computes() -> None:
+    """The rollout plays a bf16 copy of the network (weights cast once), not the network under
+    autocast (weights cast at every step): the same numbers, bit for bit; float32 plays ``net``."""
+    from training.device import autocast, inference_copy
+
+    rules = make_rules("hearts", num_players=4)
+    table = Table(rules, 128)
+    table.reset(seed=5)
+    torch.manual_seed(1)
+    net = PolicyValueNet(table.observer.layout.size, table.engine.num_actions, (64, 64))
+    obs, mask = torch.from_numpy(table.observe()), torch.from_numpy(table.action_mask() > 0)
+    copy = inference_copy(net, torch.bfloat16)
+    assert inference_copy(net, torch.float32) is net
+    assert copy is not net and copy.policy.weight.dtype == torch.bfloat16
+    assert net.policy.weight.dtype == torch.float32  # the trained network is left as it was
+    with torch.no_grad():
+        with autocast(torch.device("cpu"), torch.bfloat16):
+            expected = net(obs, mask)
+        got = copy(obs.to(torch.bfloat16), mask)
+        exact = net(obs, mask)
+    for a, b in zip(expected, got, strict=True):
+        assert b.dtype == torch.float32 and torch.equal(a, b)
+    assert not torch.equal(exact[1], got[1])  # bf16 did run
+
+
+def test_a_bfloat16_league_plays_its_past_policies_in_bfloat16(tiny_args) -> None:
+    rules = make_rules("hearts", num_players=4)
+    table = Table(rules, 16)
+    table.reset(seed=2)
+    net = PolicyValueNet(table.observer.layout.size, table.engine.num_actions, (32, 32))
+    rng = np.random.default_rng(0)
+    league = League(rules, tiny_args, rng, torch.device("cpu"), dtype=torch.bfloat16)
+    league.snapshot(net)
+    pooled = league.pool[0]
+    assert pooled.net.policy.weight.dtype == torch.bfloat16 and net.policy.weight.dtype == torch.float32
+    mask = table.action_mask()
+    actions = pooled.act({"observation": table.observe(), "action_mask": mask}, rng)
+    assert (mask[np.arange(16), actions] > 0).all()
+
+
 def test_precision_auto_is_bfloat16_only_where_the_device_computes_it(monkeypatch) -> None:
     from training.ppo import native_bfloat16, resolve_precision
 

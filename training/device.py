@@ -3,6 +3,7 @@ policy's matrix multiplications (``--precision``), shared by the rollout and the
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import torch
@@ -39,3 +40,13 @@ def resolve_precision(name: str, device: torch.device) -> torch.dtype:
 def autocast(device: torch.device, dtype: torch.dtype) -> Any:
     """``torch.autocast`` to ``dtype`` on ``device`` (a no-op context for float32)."""
     return torch.autocast(device.type, dtype=dtype, enabled=dtype != torch.float32)
+
+
+def inference_copy(net: torch.nn.Module, dtype: torch.dtype) -> torch.nn.Module:
+    """The module to play a rollout with at ``dtype``: ``net`` itself in float32, else a copy of it
+    with its weights cast once. Its outputs are those of ``net`` under :func:`autocast` (the same
+    bf16 matmuls on the same bf16 numbers) without casting every weight again at every step;
+    its input must be cast to ``dtype`` too."""
+    if dtype == torch.float32:
+        return net
+    return copy.deepcopy(net).to(dtype)

@@ -427,6 +427,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                     device,
                     universal=True,
                     heuristics=heuristics[rules],
+                    dtype=dtype,
                 )
                 league.set_pool(pool, net)
                 league.seat(np.arange(games))

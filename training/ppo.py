@@ -329,7 +329,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     table.reset(seed=args.seed)
     net = PolicyValueNet(table.observer.layout.size, table.engine.num_actions, args.hidden).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
-    league = League(rules, args, rng, device)
+    league = League(rules, args, rng, device, dtype=dtype)
     league.seat(np.arange(args.num_games))
     progress: dict[str, Any] = {"iteration": 0, "decisions": 0, "imitation": 0, "samples": 0,
                                 "elapsed_s": 0.0, "train_s": 0.0, "next_eval": args.eval_every,

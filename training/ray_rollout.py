@@ -59,7 +59,8 @@ class RolloutWorker:
         self.table = Table(rules, games, reward=a.reward)
         self.table.reset(seed=seed)
         self.net = PolicyValueNet(obs_size, num_actions, a.hidden)
-        self.league = League(rules, a, self.rng, CPU)
+        self.dtype = resolve_precision(a.precision, CPU)
+        self.league = League(rules, a, self.rng, CPU, dtype=self.dtype)
         self.league.seat(np.arange(games))
         self.teacher = make_teacher(rules, a)[1]
         self.buf = Rollout.allocate(
@@ -67,7 +68,6 @@ class RolloutWorker:
             self.table.observer.layout.packing,
         )  # fmt: skip
         self.scale = reward_scale(rules)
-        self.dtype = resolve_precision(a.precision, CPU)
 
     def collect(
         self, weights: dict[str, torch.Tensor], pool: list[dict[str, torch.Tensor]] | None, imitation: bool

@@ -20,7 +20,7 @@ from hearts_env.rules import Rules
 from hearts_env.table import Table
 from hearts_env.universal import UniversalView
 from training.config import Args, family_setting
-from training.device import autocast
+from training.device import inference_copy
 
 LEARNER = 0
 """Controller id of the seats the current policy plays (opponents are 1, 2, …)."""
@@ -28,13 +28,16 @@ LEARNER = 0
 
 # ---------------------------------------------------------------------- the league
 class League:
-    """Who holds each seat of each game: the learner or an opponent (heuristics, past policies)."""
+    """Who holds each seat of each game: the learner or an opponent (heuristics, past policies,
+    played at ``dtype``, the run's precision)."""
 
     def __init__(
         self, rules: Rules, args: Args, rng: np.random.Generator, device: torch.device,
         universal: bool = False, heuristics: list[agents.Agent] | None = None,
+        dtype: torch.dtype = torch.float32,
     ) -> None:  # fmt: skip
         self.rules, self.args, self.rng, self.device = rules, args, rng, device
+        self.dtype = dtype  # the past policies' matmul precision (the run's)
         self.universal = universal  # the policies read the family's universal layout
         specs = family_setting(args, rules.game, "opponents")
         self.heuristics = (
@@ -83,6 +86,7 @@ class League:
         for state in self.pool_states:
             frozen = copy.deepcopy(like)  # not a new net: its initialisation would draw random numbers
             frozen.load_state_dict(state)
+            frozen.to(self.dtype)
             self.pool.append(
                 PPOAgent.from_network(self.rules, frozen, greedy=False, universal=self.universal)
             )
@@ -200,15 +204,17 @@ def collect(
 ) -> None:
     """Play ``len(buf.offsets) - 1`` steps of every game into ``buf``. With a ``teacher``, it
     plays every seat and its decisions are stored (imitation); otherwise the league decides.
-    ``dtype``: the policy's matmul precision (:func:`autocast`). ``view``: the learner reads the
-    family's universal layout (:mod:`hearts_env.universal`): ``buf`` stores universal (float32)
-    observations, masks and actions, the opponents and the table keep the configuration's own.
+    ``dtype``: the policy's matmul precision (:func:`training.device.inference_copy`: the numbers
+    of ``torch.autocast``). ``view``: the learner reads the family's universal layout
+    (:mod:`hearts_env.universal`): ``buf`` stores universal (float32) observations, masks and
+    actions, the opponents and the table keep the configuration's own.
     ``moons`` (T, B) int64, when given, receives at each step the seat that shot the moon in each
     deal that ended with it (``table.moon_shooter``), -1 elsewhere (:func:`moon_decisions`).
     ``generator``: the torch generator the learner's actions are drawn from (None: torch's default;
     a rollout played beside the update, ``overlap``, has its own)."""
     rows = np.arange(table.num_games)
     n, fmt, layout = 0, buf.obs_format, table.observer.layout
+    actor = None if teacher else inference_copy(net, dtype)  # weights cast once, not at every step
     if view is not None and fmt != "float32":
         raise ValueError(f"a universal learner stores float32 observations, not {fmt!r}")
     for t in range(len(buf.offsets) - 1):
@@ -234,10 +240,10 @@ def collect(
         if teacher:
             actions[:] = teacher.act(_batch(obs, tail, mask), rng)
         elif k:
-            with torch.inference_mode(), autocast(device, dtype):
-                x = buf.inputs(slice(n, n + k), layout, device)
+            with torch.inference_mode():
+                x = buf.inputs(slice(n, n + k), layout, device).to(dtype)
                 m = torch.from_numpy(buf.mask[n : n + k]).to(device)
-                logits, value = net(x, m)
+                logits, value = actor(x, m)
                 action, logprob = sample(logits, generator)
                 buf.logprob[n : n + k] = logprob.cpu().numpy()
                 buf.value[n : n + k] = value.cpu().numpy()
