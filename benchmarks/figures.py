@@ -389,6 +389,8 @@ RATE_MACHINES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("training_rate/amx_games.json",), ""),
     (("training_rate/h200.json", "training_rate/h200_games.json"), ""),
     (("training_rate/overlap.json",), ""),
+    (("training_rate/bf16_copy_before.json",), ""),
+    (("training_rate/bf16_copy_after.json",), ""),
 )
 """The training-rate files of each machine the project measured on (one column: a machine and a
 day, its files' rows together), and a name for the CPU of files that predate the CPU record
@@ -878,6 +880,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "training-seeds-bf16-time": partial(_seeds_table, "training_seeds/bf16_equal_time.json"),
     "training-seeds-games": partial(_seeds_table, "training_seeds/games2048.json"),
     "training-seeds-overlap": partial(_seeds_table, "training_seeds/overlap.json"),
+    "training-seeds-fast": partial(_seeds_table, "training_seeds/fast_epochs1.json"),
     "smear-table": smear_table,
     "smear-ppo": smear_ppo,
     "pimc-hearts": pimc_hearts,
