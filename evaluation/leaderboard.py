@@ -352,51 +352,81 @@ def headline(board: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _shade(board: dict[str, Any], agent: str, config: dict[str, Any]) -> tuple[float, str]:
+    """A heatmap cell: the advantage over the reference as a share of the deal's stake (positive:
+    better; NaN where unplayed) and the text written in it (the margin and its interval)."""
+    rules = make_rules(config["preset"], num_players=config["num_players"])
+    record = family(rules)
+    sign = -1 if record.better == "lower" else 1
+    cell = _find(board, agent, config["preset"], config["num_players"])
+    if "diff" in cell:
+        return sign * cell["diff"] * record.reward_scale(rules), f"{cell['diff']:+.1f}\n±{cell['ci95']:.1f}"
+    if cell.get("reason") == "reference":
+        return 0.0, "ref."
+    return float("nan"), "–"
+
+
+TITLE = "points a deal minus the reference field's\n(Hearts: lower is better; Smear: higher; green: better)"
+
+
+Panel = tuple[str | None, list[str], list[str], list[list[tuple[float, str]]]]
+"""A heatmap panel: its title, row labels, column labels and cells (value, text) by row."""
+
+
+def _panels(board: dict[str, Any]) -> list[Panel]:
+    """The heatmap's panels: (title, row labels, column labels, cells by row). A board of one
+    player count a preset: one panel, agents × configurations; of every count (``all_counts``):
+    one panel an agent, presets × player counts (a configuration that does not exist left blank)."""
+    configs, agents = board["configs"], board["agents"]
+    blank = (float("nan"), "")
+    if not board.get("all_counts"):
+        columns = [f"{c['preset']}-{c['num_players']}" for c in configs]
+        return [(None, agents, columns, [[_shade(board, a, c) for c in configs] for a in agents])]
+    presets = list(dict.fromkeys(c["preset"] for c in configs))
+    counts = sorted({c["num_players"] for c in configs})
+    present = {(c["preset"], c["num_players"]): c for c in configs}
+    panels = []
+    for agent in agents:
+        cells = [
+            [_shade(board, agent, present[p, n]) if (p, n) in present else blank for n in counts]
+            for p in presets
+        ]
+        panels.append((agent, presets, [str(n) for n in counts], cells))
+    return panels
+
+
 def write_png(board: dict[str, Any], path: Path) -> None:
-    """The heatmap: agents × configurations, colour = advantage over the reference as a share of
-    the deal's stake (green better), each cell's number and interval written in it."""
+    """The heatmap (:func:`_panels`): colour = advantage over the reference as a share of the
+    deal's stake (green better), each cell's number and interval written in it."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
-    configs = board["configs"]
-    grid = np.full((len(board["agents"]), len(configs)), np.nan)
-    for j, config in enumerate(configs):
-        rules = make_rules(config["preset"], num_players=config["num_players"])
-        record = family(rules)
-        sign = -1 if record.better == "lower" else 1
-        for i, agent in enumerate(board["agents"]):
-            cell = _find(board, agent, config["preset"], config["num_players"])
-            if "diff" in cell:
-                grid[i, j] = sign * cell["diff"] * record.reward_scale(rules)
-            elif cell.get("reason") == "reference":
-                grid[i, j] = 0.0
-    fig, ax = plt.subplots(figsize=(1.0 + 0.62 * len(configs), 1.2 + 0.55 * len(board["agents"])))
-    limit = max(0.05, float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0)
-    ax.imshow(grid, cmap="RdYlGn", vmin=-limit, vmax=limit, aspect="auto")
-    for j, config in enumerate(configs):
-        for i, agent in enumerate(board["agents"]):
-            cell = _find(board, agent, config["preset"], config["num_players"])
-            text = (
-                f"{cell['diff']:+.1f}\n±{cell['ci95']:.1f}"
-                if "diff" in cell
-                else ("ref." if cell.get("reason") == "reference" else "–")
-            )
-            ax.text(j, i, text, ha="center", va="center", fontsize=6)
-    ax.set_xticks(
-        range(len(configs)),
-        [f"{c['preset']}-{c['num_players']}" for c in configs],
-        rotation=70,
-        ha="right",
-        fontsize=7,
-    )
-    ax.set_yticks(range(len(board["agents"])), board["agents"], fontsize=8)
-    ax.set_title(
-        "points a deal minus the reference field's\n(Hearts: lower is better; Smear: higher; green: better)",
-        fontsize=8,
-    )
+    panels = _panels(board)
+    rows, columns = len(panels[0][1]), len(panels[0][2])
+    if board.get("all_counts"):
+        size = (1.0 + len(panels) * (2.2 + 0.62 * columns), 1.4 + 0.42 * rows)
+    else:
+        size = (2.0 + 0.62 * columns, 2.2 + 0.55 * rows)
+    fig, axes = plt.subplots(1, len(panels), figsize=size, squeeze=False)
+    grids = [np.array([[value for value, _ in row] for row in cells]) for *_, cells in panels]
+    shaded = np.concatenate([np.abs(g[np.isfinite(g)]) for g in grids])
+    limit = max(0.05, float(shaded.max()) if shaded.size else 1.0)
+    for ax, (title, row_labels, column_labels, cells), grid in zip(axes[0], panels, grids, strict=True):
+        ax.imshow(grid, cmap="RdYlGn", vmin=-limit, vmax=limit, aspect="auto")
+        for i, row in enumerate(cells):
+            for j, (_, words) in enumerate(row):
+                ax.text(j, i, words, ha="center", va="center", fontsize=6)
+        if title is None:
+            ax.set_xticks(range(columns), column_labels, rotation=70, ha="right", fontsize=7)
+        else:
+            ax.set_xticks(range(columns), column_labels, fontsize=7)
+            ax.set_xlabel("players", fontsize=8)
+            ax.set_title(title, fontsize=9)
+        ax.set_yticks(range(rows), row_labels, fontsize=8)
+    fig.suptitle(TITLE, fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=130)

@@ -12,6 +12,8 @@ import pytest
 
 from evaluation import leaderboard
 from hearts_cli import main
+from hearts_env.families import family
+from hearts_env.presets import make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "docs" / "leaderboard.json"
@@ -44,6 +46,28 @@ def test_a_small_leaderboard_plays_resumes_and_renders(tmp_path):
     leaderboard.write_outputs(board, tmp_path / "b.json", tmp_path / "b.md", tmp_path / "b.png")
     assert (tmp_path / "b.png").stat().st_size > 1000
     assert json.loads((tmp_path / "b.json").read_text())["cells"] == board["cells"]
+
+
+def test_the_heatmap_of_every_player_count_is_one_panel_an_agent_presets_by_counts():
+    """An all-counts board draws presets × player counts for each agent (not one long strip of
+    86 columns); a configuration that does not exist stays blank."""
+    board = json.loads((ROOT / "results" / "universal" / "all_counts.json").read_text())
+    assert board["all_counts"]
+    panels = leaderboard._panels(board)
+    assert [title for title, *_ in panels] == board["agents"]
+    title, presets, counts, cells = panels[0]
+    assert counts == [str(n) for n in range(3, 12)] and presets[0] == "hearts"
+    assert len(presets) == len({c["preset"] for c in board["configs"]})
+    cell = next(c for c in board["cells"] if c["preset"] == "cancellation_hearts" and c["num_players"] == 11)
+    value, text = cells[presets.index("cancellation_hearts")][counts.index("11")]
+    rules = make_rules("cancellation_hearts", num_players=11)  # two decks: 52 points at stake
+    stake = family(rules).reward_scale(rules)
+    assert text == f"{cell['diff']:+.1f}\n±{cell['ci95']:.1f}"
+    assert value == pytest.approx(-cell["diff"] * stake)
+    assert cells[presets.index("hearts")][counts.index("11")][1] == ""  # no Hearts for 11
+    single = json.loads(COMMITTED.read_text())
+    (only,) = leaderboard._panels(single)
+    assert only[1] == single["agents"] and len(only[2]) == len(single["configs"])
 
 
 def test_bad_input_is_refused_in_one_line(capsys, tmp_path):
