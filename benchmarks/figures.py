@@ -881,6 +881,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "training-seeds-games": partial(_seeds_table, "training_seeds/games2048.json"),
     "training-seeds-overlap": partial(_seeds_table, "training_seeds/overlap.json"),
     "training-seeds-fast": partial(_seeds_table, "training_seeds/fast_epochs1.json"),
+    "training-seeds-bf16-overlap": partial(_seeds_table, "training_seeds/bf16_overlap.json"),
     "smear-table": smear_table,
     "smear-ppo": smear_ppo,
     "pimc-hearts": pimc_hearts,
