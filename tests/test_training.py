@@ -262,17 +262,23 @@ def test_a_bad_obs_format_is_refused(tiny_args) -> None:
         replace(tiny_args, obs_format="bits").validate()
 
 
+def _net_and_batch(games: int, seed: int) -> tuple[PolicyValueNet, torch.Tensor, torch.Tensor]:
+    """A small network (torch seeded with ``seed``) and a batch of first observations of standard
+    Hearts with their legal masks."""
+    rules = make_rules("hearts", num_players=4)
+    table = Table(rules, games)
+    table.reset(seed=seed)
+    torch.manual_seed(seed)
+    net = PolicyValueNet(table.observer.layout.size, table.engine.num_actions, (64, 64))
+    return net, torch.from_numpy(table.observe()), torch.from_numpy(table.action_mask() > 0)
+
+
 def test_bfloat16_precision_rounds_the_matmuls_and_nothing_else() -> None:
     """Under training's bf16 autocast the network's outputs stay float32, masked exactly as in
     float32, and differ from float32 only by rounding."""
     from training.ppo import autocast
 
-    rules = make_rules("hearts", num_players=4)
-    table = Table(rules, 256)
-    table.reset(seed=3)
-    torch.manual_seed(0)
-    net = PolicyValueNet(table.observer.layout.size, table.engine.num_actions, (64, 64))
-    obs, mask = torch.from_numpy(table.observe()), torch.from_numpy(table.action_mask() > 0)
+    net, obs, mask = _net_and_batch(games=256, seed=3)
     with torch.no_grad():
         exact = net(obs, mask)
         with autocast(torch.device("cpu"), torch.bfloat16):
@@ -293,12 +299,7 @@ def test_the_rollouts_bfloat16_copy_computes_what_autocast_computes() -> None:
     autocast (weights cast at every step): the same numbers, bit for bit; float32 plays ``net``."""
     from training.device import autocast, inference_copy
 
-    rules = make_rules("hearts", num_players=4)
-    table = Table(rules, 128)
-    table.reset(seed=5)
-    torch.manual_seed(1)
-    net = PolicyValueNet(table.observer.layout.size, table.engine.num_actions, (64, 64))
-    obs, mask = torch.from_numpy(table.observe()), torch.from_numpy(table.action_mask() > 0)
+    net, obs, mask = _net_and_batch(games=128, seed=5)
     copy = inference_copy(net, torch.bfloat16)
     assert inference_copy(net, torch.float32) is net
     assert copy is not net and copy.policy.weight.dtype == torch.bfloat16
