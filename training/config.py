@@ -131,7 +131,8 @@ class Args:
     Ray run resumes only with the same number."""
     precision: str = "float32"
     """Arithmetic of the policy's matmuls in training: ``float32``, ``bfloat16`` (``torch.autocast``:
-    bf16 matmuls; weights, optimizer, softmax and losses stay float32) or ``auto`` (bfloat16 where
+    bf16 matmuls; weights, optimizer, softmax and losses stay float32; the rollout plays a bf16 copy
+    of the policy, and the league's past policies play in bf16) or ``auto`` (bfloat16 where
     the device computes it natively: a CUDA GPU with bf16, a CPU with AVX512-BF16 or AMX). On this
     project's CPU bfloat16 trains 1.3–1.5x faster but its agent, trained for the shipped budget,
     ended weaker (results/bf16_training/README.md), hence float32 by default. Playing a
