@@ -303,6 +303,7 @@ def test_the_rollouts_bfloat16_copy_computes_what_autocast_computes() -> None:
     copy = inference_copy(net, torch.bfloat16)
     assert inference_copy(net, torch.float32) is net
     assert copy is not net and copy.policy.weight.dtype == torch.bfloat16
+    assert inference_copy(copy, torch.bfloat16) is copy  # already cast: not copied again
     assert net.policy.weight.dtype == torch.float32  # the trained network is left as it was
     with torch.no_grad():
         with autocast(torch.device("cpu"), torch.bfloat16):

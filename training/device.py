@@ -46,7 +46,8 @@ def inference_copy(net: torch.nn.Module, dtype: torch.dtype) -> torch.nn.Module:
     """The module to play a rollout with at ``dtype``: ``net`` itself in float32, else a copy of it
     with its weights cast once. Its outputs are those of ``net`` under :func:`autocast` (the same
     bf16 matmuls on the same bf16 numbers) without casting every weight again at every step;
-    its input must be cast to ``dtype`` too."""
-    if dtype == torch.float32:
+    its input must be cast to ``dtype`` too. A module already at ``dtype`` is returned as it is, so
+    a caller that plays several rollouts with the same weights casts them once."""
+    if dtype == torch.float32 or next(net.parameters()).dtype == dtype:
         return net
     return copy.deepcopy(net).to(dtype)

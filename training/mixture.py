@@ -81,7 +81,7 @@ from hearts_env.rules import Rules
 from hearts_env.table import Table
 from hearts_env.universal import universal_view, vocabulary
 from training.config import Args, add_arguments, args_from, family_setting, imitating, resolve_family
-from training.device import pick_device, resolve_precision
+from training.device import inference_copy, pick_device, resolve_precision
 from training.evaluate import evaluate
 from training.logs import plot_mixture_curve
 from training.ppo import advantages, update
@@ -366,7 +366,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         league = League(rules, dataclasses.replace(args, num_games=games), rng, device, heuristics=[])
         league.seat(np.arange(games))  # no opponents: every seat the teacher's
         buf = arena.shard(shard, rules.num_players)
-        collect(table, league, net, buf, rng, device, 1.0, teacher, dtype, universal_view(rules), moons_out)
+        collect(table, league, actor, buf, rng, device, 1.0, teacher, dtype, universal_view(rules), moons_out)
         return buf
 
     def play_moons(played: list[str]) -> int:
@@ -411,6 +411,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
             imitation = imitating(args, progress["decisions"], progress["imitation"], progress["elapsed_s"])
             played = []
             arena.clear()
+            actor = inference_copy(net, dtype)  # this iteration's weights, cast once for every shard
             for k in range(mix.shards):
                 rules = schedule(game, rng, scheduled, weighted)
                 games = int(shard_games[k + 1] - shard_games[k])
@@ -436,7 +437,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                 collect(
                     table,
                     league,
-                    net,
+                    actor,
                     buf,
                     rng,
                     device,
