@@ -260,23 +260,39 @@ def one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) while a command runs: a ``KeyboardInterrupt`` that
+    knows its signal (:attr:`signum`) and, once a command has put its work away, what it kept
+    (:attr:`kept`, e.g. "the record keeps 3 of 10 rounds; the same command resumes").
+    :func:`run_command` prints it in one line and exits with ``128 + signum`` (130, 143)."""
+
+    def __init__(self, signum: int = signal.SIGINT, kept: str = "") -> None:
+        super().__init__(f"signal {signum}")
+        self.signum = int(signum)
+        self.kept = kept
+
+
+def signal_of(stop: BaseException) -> int:
+    """The signal that stopped a command (SIGINT for a plain ``KeyboardInterrupt``)."""
+    return getattr(stop, "signum", int(signal.SIGINT))
+
+
 @contextlib.contextmanager
 def stops_like_ctrl_c() -> Iterator[None]:
-    """While a command runs: ``kill`` (SIGTERM) stops it as Ctrl-C does (``KeyboardInterrupt``:
-    training keeps its last checkpoint, a tournament its record), and so does SIGINT in a command
-    started in the background of a script, where the shell ignores it. Only in the main thread;
-    the handlers before are restored after."""
+    """While a command runs: ``kill`` (SIGTERM) stops it as Ctrl-C does (:class:`Interrupted`, a
+    ``KeyboardInterrupt``: training keeps its last checkpoint, a tournament its record), and so
+    does SIGINT in a command started in the background of a script, where the shell ignores it.
+    Only in the main thread; the handlers before are restored after."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt(f"signal {signum}")
+        raise Interrupted(signum)
 
     before = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
     signal.signal(signal.SIGTERM, interrupt)
-    if before[signal.SIGINT] in (signal.SIG_IGN, None):
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, interrupt)
     try:
         yield
     finally:
@@ -288,8 +304,8 @@ def run_command(
     parser: argparse.ArgumentParser, argv: Sequence[str] | None, run: Callable[[argparse.Namespace], int]
 ) -> int:
     """Parse ``argv`` and ``run`` it; returns the exit status (2 for refused input, printed in one
-    line, as is a missing optional dependency: never raises ``SystemExit``, never shows a traceback
-    unless ``--debug``)."""
+    line, as is a missing optional dependency; ``128 + signum`` for Ctrl-C or SIGTERM, one line
+    saying what was kept: never raises ``SystemExit``, never shows a traceback unless ``--debug``)."""
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # argparse has printed its one line (or --help)
@@ -297,6 +313,16 @@ def run_command(
     try:
         with stops_like_ctrl_c():
             return run(args)
+    except KeyboardInterrupt as stop:
+        if getattr(args, "debug", False):
+            raise
+        signum = signal_of(stop)
+        kept = getattr(stop, "kept", "")
+        print(
+            f"{parser.prog}: interrupted ({signal.Signals(signum).name}){'; ' + kept if kept else ''}",
+            file=sys.stderr,
+        )
+        return 128 + signum
     except USER_ERRORS as error:
         if getattr(args, "debug", False):
             raise
