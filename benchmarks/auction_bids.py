@@ -20,7 +20,6 @@ diagnosis of where the points go, the leaderboard's duplicate cells are the meas
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ import numpy as np
 
 import agents
 from evaluation.provenance import run_record
+from hearts_env.files import write_atomic, write_json
 from hearts_env.presets import PRESETS, make_rules
 from hearts_env.table import Table
 
@@ -144,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown(result)
     print(text)
     if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=1) + "\n")
-        args.json.with_suffix(".md").write_text(text)
+        write_json(args.json, result, indent=1)
+        write_atomic(args.json.with_suffix(".md"), text)
     return 0
 
 

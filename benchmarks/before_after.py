@@ -19,7 +19,6 @@ The older commit is checked out with ``git worktree`` into a temporary folder (r
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import statistics
 import sys
@@ -28,6 +27,7 @@ from pathlib import Path
 
 from benchmarks.checkouts import ROOT, git, python, worktree
 from evaluation.provenance import run_record
+from hearts_env.files import write_json
 
 _RUN = "import sys; sys.path.insert(0, {root!r}); from benchmarks import throughput; print(throughput.{call})"
 
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             "batch": args.batch, "observation": not args.no_obs, "seconds": args.seconds,
             "repeats": args.repeats, "calls": calls, "presets": results,
         }  # fmt: skip
-        args.json.write_text(json.dumps(record, indent=1))
+        write_json(args.json, record, indent=1)
     return 0
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.throughput import SPEED_FLAGS
+from hearts_env.files import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -933,7 +934,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in DOCUMENTS:
         if args.write:
             text = path.read_text(encoding="utf-8")
-            path.write_text(render(text), encoding="utf-8")
+            write_atomic(path, render(text))
             print(f"wrote {len(blocks(text))} blocks of {path.relative_to(ROOT)}")
             continue
         names = stale(path)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import re
 import shlex
 import shutil
@@ -35,6 +34,7 @@ import numpy as np
 
 from benchmarks.checkouts import git, worktree
 from evaluation.provenance import run_record
+from hearts_env.files import write_json
 
 BEFORE = "hearts_env_before"
 """The name the older commit's package is imported under."""
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             "command": command, "runs": [run_record(command)], "before": commit, "batch": args.batch,
             "rounds": args.rounds, "turn": args.turn, "warmup": WARMUP_STEPS, "rows": results,
         }  # fmt: skip
-        args.json.write_text(json.dumps(record, indent=1))
+        write_json(args.json, record, indent=1)
     return 0
 
 

@@ -8,7 +8,6 @@ compared with the fallback's (the family's heuristic)::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import numpy as np
 import agents
 from benchmarks.pimc_table import _commit
 from hearts_env import Table, make_rules
+from hearts_env.files import write_json
 
 
 def deviation(preset: str, margins: list[float], worlds: int, games: int, seed: int) -> dict:
@@ -74,10 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         command = "python -m benchmarks.pimc_deviation " + " ".join(
             argv if argv is not None else sys.argv[1:]
         )
-        args.json.write_text(
-            json.dumps({"command": command, "commit": commit, "worlds": args.worlds, "rows": rows}, indent=1)
-            + "\n"
-        )
+        write_json(args.json, {"command": command, "commit": commit, "worlds": args.worlds, "rows": rows})
     return 0
 
 

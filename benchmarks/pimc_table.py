@@ -33,6 +33,7 @@ from typing import Any
 import agents
 from evaluation.duplicate import Tournament, TournamentConfig
 from hearts_env import make_rules
+from hearts_env.files import write_atomic, write_json
 from hearts_env.presets import PRESETS, preset_names
 
 OUT = Path("results/pimc/presets_margin1")
@@ -137,8 +138,8 @@ def report(spec: str, out: Path = OUT) -> dict[str, Any]:
         "presets": len(PRESETS),
     }
     path = table_path(out)
-    path.with_suffix(".json").write_text(json.dumps(table, indent=1))
-    path.with_suffix(".md").write_text(markdown(table))
+    write_json(path.with_suffix(".json"), table, indent=1)
+    write_atomic(path.with_suffix(".md"), markdown(table))
     return table
 
 

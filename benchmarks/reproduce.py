@@ -31,6 +31,7 @@ import numpy as np
 from agents import parse_spec
 from benchmarks.checkouts import git
 from evaluation.duplicate import Tournament, TournamentConfig
+from hearts_env.files import write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,7 +93,7 @@ def rerun(path: Path) -> int:
         record = json.loads(fresh.read_text())
         for run in record.get("runs", []):
             run["command"] = command  # the command as it names the file it writes
-        fresh.write_text(json.dumps(record, indent=1))
+        write_json(fresh, record, indent=1)
         fresh.replace(path)
         for suffix in (".csv", "_pairs.csv", "_teams.csv", ".png"):  # what the command writes beside it
             made = fresh.with_name(fresh.stem + suffix)
@@ -119,7 +120,7 @@ def backfill(path: Path) -> bool:
         "recorded": "afterwards, from the git history: the command rebuilt from the configuration, "
         "the commit that committed the file",
     }]  # fmt: skip
-    path.write_text(json.dumps(saved, indent=1))
+    write_json(path, saved, indent=1)
     return True
 
 

@@ -46,6 +46,8 @@ from typing import Any
 
 import numpy as np
 
+from hearts_env.files import write_json
+
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PACKAGES = ("hearts_env", "agents", "training", "evaluation", "hearts_cli", "benchmarks")
 HEURISTIC = {"hearts": "strategy", "smear": "smear"}  # the tournament opponent per game family
@@ -332,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         record = {"command": command, **commits, **({} if args.after else head),
                   "deals": args.deals, "seed": args.seed, **report}  # fmt: skip
-        args.json.write_text(json.dumps(record, indent=1))
+        write_json(args.json, record, indent=1)
     return int(report["failed"])
 
 

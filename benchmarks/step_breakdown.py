@@ -14,7 +14,6 @@ Run: ``python -m benchmarks.step_breakdown [--json results/step_breakdown.json]`
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shlex
 import sys
@@ -27,6 +26,7 @@ import numpy as np
 import hearts_env
 from benchmarks.throughput import report
 from hearts_env.bits import random_bit
+from hearts_env.files import write_json
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 
@@ -174,8 +174,7 @@ def main(argv: list[str] | None = None) -> None:
                 )
     if args.json:
         command = shlex.join(["python", "-m", "benchmarks.step_breakdown", *argv])
-        with open(args.json, "w") as f:
-            json.dump(report(command, **measured), f, indent=2)
+        write_json(args.json, report(command, **measured), indent=2)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ project's throughput targets (:data:`TARGETS`), each met or missed, and exits 1 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shlex
@@ -46,6 +45,7 @@ import hearts_env
 from agents.base import random_legal
 from evaluation.provenance import run_record
 from hearts_env.bits import random_bit
+from hearts_env.files import write_json
 from hearts_env.presets import make_rules, preset_names
 from hearts_env.table import Table
 
@@ -326,8 +326,7 @@ def main(argv: list[str] | None = None) -> None:
     print(table_text(rows))
     if args.json:
         command = shlex.join(["python", "-m", "benchmarks.throughput", *argv])
-        with open(args.json, "w") as f:
-            json.dump(report(command, rows=[asdict(r) for r in rows]), f, indent=2)
+        write_json(args.json, report(command, rows=[asdict(r) for r in rows]), indent=2)
     if args.check_targets:
         ok, text = check_targets(rows)
         print(text)

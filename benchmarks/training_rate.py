@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import re
 import shlex
 import subprocess
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.throughput import report
+from hearts_env.files import write_json
 
 SETTINGS = (
     "--threads 2",
@@ -118,8 +118,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{p['precision']}: minibatch {p['minibatch_ms']:.1f} ms; rollout + update {times}")
     if args.json:
         command = shlex.join(["python", "-m", "benchmarks.training_rate", *argv])
-        with open(args.json, "w") as f:
-            json.dump(report(command, accelerator=accelerator(), rows=rows, breakdown=parts), f, indent=2)
+        measured = report(command, accelerator=accelerator(), rows=rows, breakdown=parts)
+        write_json(args.json, measured, indent=2)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ import numpy as np
 
 from benchmarks.checkouts import ROOT, git
 from benchmarks.throughput import report
+from hearts_env.files import write_json
 
 T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
         2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086)  # fmt: skip
@@ -180,8 +181,7 @@ def main(argv: list[str] | None = None) -> None:
     if options.json:
         command = shlex.join(["python", "-m", "benchmarks.training_seeds", *argv])
         Path(options.json).parent.mkdir(parents=True, exist_ok=True)
-        with open(options.json, "w") as f:
-            json.dump(report(command, trainings=runs, arms=rows), f, indent=2)
+        write_json(options.json, report(command, trainings=runs, arms=rows), indent=2)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from typing import Any
 
 from evaluation.duplicate import Tournament, TournamentConfig
 from evaluation.provenance import run_record
+from hearts_env.files import write_atomic, write_json
 from hearts_env.presets import make_rules, preset_names
 
 HEARTS_FAMILY = frozenset(preset_names("hearts"))
@@ -133,9 +134,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "rows": rows,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1) + "\n")
+    write_json(args.out, report, indent=1)
     table = markdown(report)
-    args.out.with_suffix(".md").write_text(table)
+    write_atomic(args.out.with_suffix(".md"), table)
     print(table)
     return report
 

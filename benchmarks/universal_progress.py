@@ -20,6 +20,7 @@ from typing import Any
 
 from agents import parse_spec
 from hearts_env.families import family
+from hearts_env.files import write_atomic
 from hearts_env.presets import make_rules
 
 
@@ -99,7 +100,7 @@ def plot(board: dict[str, Any], path: Path, line: Sequence[str] = ()) -> None:
         fontsize=9,
     )
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     plt.close(fig)
 
 

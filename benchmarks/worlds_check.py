@@ -18,7 +18,6 @@ exits non-zero if any world contradicts the seat's view.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
@@ -26,6 +25,7 @@ import numpy as np
 
 from hearts_env import Table, cardsets, make_rules
 from hearts_env.bits import SUIT_MASK, U64, ZERO
+from hearts_env.files import write_json
 from hearts_env.presets import PRESETS, preset_names
 from hearts_env.rules import Rules
 from hearts_env.stock import remaining
@@ -147,8 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"worlds_per_position": args.worlds, "rows": rows}, f, indent=1)
+        write_json(args.json, {"worlds_per_position": args.worlds, "rows": rows}, indent=1)
     return int(any(row["contradicting_samples"] or row["contradicting_truths"] for row in rows))
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from hearts_env.describe.options import describe_options
 from hearts_env.describe.sections import describe_preset, preset_index
+from hearts_env.files import write_atomic
 from hearts_env.presets import PRESETS
 
 _BLOCK = re.compile(r"<!-- begin (?P<key>[\w:]+) -->\n(?:(?P<body>.*?)\n)?<!-- end (?P=key) -->", re.S)
@@ -86,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 1
             print(f"{path} is up to date")
         elif new != text:
-            path.write_text(new, encoding="utf-8")
+            write_atomic(path, new)
             print(f"wrote {path}")
         return 0
     if args.preset:
