@@ -72,10 +72,10 @@ from typing import Any
 
 import numpy as np
 
-from agents import Agent, family_defaults, from_spec, parse_spec, refusal, weights_digest
+from agents import Agent, family_defaults, parse_spec, refusal, weights_digest
 from agents import labels as agent_labels
 from agents.base import random_legal
-from evaluation.flags import non_negative_int, positive_int
+from evaluation.flags import build_agent, non_negative_int, positive_int
 from evaluation.progress import bar_text, progress_bar, short_name
 from evaluation.provenance import run_record
 from evaluation.record import RecordShape, empty_record, load_record, save_record
@@ -281,6 +281,8 @@ class Tournament:
             self.record, self.runs = saved
         else:
             self.record = empty_record(self.shape)
+        self.saved_rounds = self.record["rounds_done"] if saved is not None else 0
+        """Rounds the JSON file holds now (0 without one): what a stopped run leaves to resume from."""
 
     @property
     def complete(self) -> bool:
@@ -290,6 +292,7 @@ class Tournament:
     def _save(self) -> None:
         if self.json_path is not None:
             save_record(self.json_path, self.report())
+            self.saved_rounds = self.record["rounds_done"]
 
     # ------------------------------------------------------------------ playing
     def run(
@@ -308,9 +311,9 @@ class Tournament:
         if max_rounds is not None:
             rounds = min(rounds, done + max_rounds)
         todo = range(done, rounds)
+        results = pool.rounds(self, todo) if pool is not None else self._local_rounds(todo)
         if len(todo):
             self.runs.append(run_record(self.command))
-        results = pool.rounds(self, todo) if pool is not None else self._local_rounds(todo)
         began = time.perf_counter()
         bar = progress_bar(
             total=self.config.rounds * self.tables, initial=done * self.tables, unit="deal",
@@ -337,10 +340,11 @@ class Tournament:
         return bar_text(self.config.preset, self.names, labels, family(self.rules).better)
 
     def _local_rounds(self, todo: range) -> Iterator[dict[str, np.ndarray]]:
-        """The rounds ``todo`` played in this process, on :attr:`table` (every table)."""
-        player = RoundPlayer(self, range(self.tables), table=self.table)
-        for k in todo:
-            yield player.play(k, self.record["table_state"] if k > 0 else None)
+        """The rounds ``todo`` played in this process, on :attr:`table` (every table). The agents
+        are built now, not at the first round: one that cannot be built stops the run before it
+        plays or writes anything."""
+        player = RoundPlayer(self, range(self.tables), table=self.table) if len(todo) else None
+        return (player.play(k, self.record["table_state"] if k > 0 else None) for k in todo if player)
 
     def _score_round(self, info: dict[str, np.ndarray]) -> None:
         """Add one round's results (:meth:`RoundPlayer.play`, every table) to the record."""
@@ -495,7 +499,7 @@ class RoundPlayer:
         self.table = table if table is not None else Table(t.rules, len(self.rows))
         if self.table.num_games != len(self.rows):
             raise ValueError(f"a table of {len(self.rows)} games is needed, got {self.table.num_games}")
-        self.agents: list[Agent] = [from_spec(name, t.rules) for name in t.names]
+        self.agents: list[Agent] = [build_agent(name, t.rules) for name in t.names]
         self.streams: list[tuple[int, slice]] = []  # (stream, its rows in self.table)
         for s, held in enumerate(t.stream_tables):
             lo, hi = max(held.start, tables.start), min(held.stop, tables.stop)

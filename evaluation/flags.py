@@ -25,8 +25,17 @@ from typing import Any
 
 import numpy as np
 
-from agents import FAMILY_DEFAULTS, FamilyDefaults, family_defaults, parse_option, parse_spec
+from agents import (
+    FAMILY_DEFAULTS,
+    Agent,
+    FamilyDefaults,
+    family_defaults,
+    from_spec,
+    parse_option,
+    parse_spec,
+)
 from hearts_env.presets import PRESETS
+from hearts_env.rules import Rules
 
 USER_ERRORS = (ValueError, TypeError, OSError)
 """Errors a command reports in one line (exit status 2) unless ``--debug`` is given (and an
@@ -128,6 +137,34 @@ def agent_spec(text: str) -> str:
             raise
         raise argparse.ArgumentTypeError(missing) from None
     return text.strip()
+
+
+def build_agent(spec: str, rules: Rules) -> Agent:
+    """The agent of ``spec`` for ``rules`` (:func:`agents.from_spec`), built when a command starts
+    so that an agent that cannot be built stops it in one line (:func:`run_command`, exit status
+    2) before anything is played or written: a constructor that raises anything other than a
+    ``ValueError``/``TypeError``/``OSError`` (which already say what is wrong) or a missing optional
+    dependency raises :func:`unbuilt`'s ``ValueError`` naming the spec, the rules and the error."""
+    try:
+        return from_spec(spec, rules)
+    except USER_ERRORS:
+        raise
+    except ImportError as error:
+        if missing_extra(error) is not None:
+            raise
+        raise unbuilt(spec, rules, error) from error
+    except Exception as error:  # noqa: BLE001 - whatever a user's constructor raises
+        raise unbuilt(spec, rules, error) from error
+
+
+def unbuilt(spec: str, rules: Rules, error: BaseException) -> ValueError:
+    """The one-line error of agent ``spec`` failing to be built for ``rules`` with ``error`` (an
+    error that already says so is kept as it is)."""
+    head = f"agent {spec!r} could not be built for {rules.preset} with {rules.num_players} players: "
+    if isinstance(error, ValueError) and str(error).startswith(head):
+        return error
+    kind = "" if isinstance(error, (ValueError, TypeError, ImportError)) else f"{type(error).__name__}: "
+    return ValueError(head + kind + one_line(error))
 
 
 def preset_defaults(preset: str) -> FamilyDefaults:

@@ -31,6 +31,7 @@ README's rows are rendered from ``docs/leaderboard.json``.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shlex
@@ -41,9 +42,11 @@ from typing import Any
 
 import agents
 from evaluation.duplicate import Tournament, TournamentConfig
+from evaluation.flags import build_agent, one_line, unbuilt
 from evaluation.progress import progress_bar
 from evaluation.provenance import run_record
-from hearts_env.families import family
+from hearts_env.families import FAMILIES, family
+from hearts_env.files import OutputLock, write_atomic, write_json
 from hearts_env.presets import PRESETS, make_rules
 from hearts_env.rules import Rules
 
@@ -93,16 +96,26 @@ def plan(
 
 
 def _cell(spec: str, name: str, rules: Rules) -> Cell:
+    """The cell of agent ``spec`` in ``rules``: what to play, or why the agent does not play it (its
+    class refuses these rules, an optional dependency is missing, no network ships for them, its
+    checkpoint plays other rules). An agent that cannot be built for another reason (a parameter out
+    of range, a constructor that fails) is no cell but an error: ``ValueError`` naming it."""
     where = (name, rules.preset, rules.num_players)
     if spec == reference(rules):
         return Cell(*where, None, "reference")
+    target, params = agents.parse_spec(spec)
+    reason = agents.refusal(target, rules)
+    if reason:
+        return Cell(*where, None, one_line(reason)[:200])
     try:
-        agent = agents.from_spec(spec, rules)
-    except ImportError as error:
+        agent = build_agent(spec, rules)
+    except ImportError as error:  # an optional dependency missing (build_agent lets only those by)
         return Cell(*where, None, f"not installed ({str(error).splitlines()[0][:120]})")
     except ValueError as error:
-        return Cell(*where, None, " ".join(str(error).split())[:200])
-    target, params = agents.parse_spec(spec)
+        # agents.ppo's NoShippedCheckpointError is a FileNotFoundError too (and needs torch to name).
+        if not isinstance(error, FileNotFoundError) and CANNOT_PLAY not in str(error):
+            raise unbuilt(spec, rules, error) from error
+        return Cell(*where, None, one_line(error)[:200])
     if (
         target == "ppo"
         and params.get("network", "auto") == "auto"
@@ -110,6 +123,11 @@ def _cell(spec: str, name: str, rules: Rules) -> Cell:
     ):
         return Cell(*where, None, "no specialist ships (the universal network is its own row)")
     return Cell(*where, spec, weights=agents.weights_digest(spec, rules))
+
+
+CANNOT_PLAY = "cannot play"
+"""The words of an agent's refusal of rules it does not play (:func:`agents.refusal`, and a trained
+policy's checkpoint for other rules): such a cell is empty, any other failure to build is an error."""
 
 
 def _file_name(cell: Cell) -> str:
@@ -142,17 +160,15 @@ def play_cell(
         f"{shlex.quote(','.join(seats))} --deals {deals} --tables {config.tables} --seed {seed} "
         f"--json {shlex.quote(str(path))}"
     )  # quoted where a spec holds a shell character (a nested spec's ';')
-    tournament = Tournament(
-        config, json_path=path, progress=False, labels={cell.spec: cell.agent}, command=command
-    )
-    report = tournament.run(pool=pool)
+    with OutputLock(path, "the tournament record"):  # two leaderboards sharing --dir: one plays a cell
+        tournament = Tournament(
+            config, json_path=path, progress=False, labels={cell.spec: cell.agent}, command=command
+        )
+        report = tournament.run(pool=pool)
     pair = next(p for p in report["pairs"] if {p["a"], p["b"]} == {cell.agent, ref})
     sign = 1 if pair["a"] == cell.agent else -1
     times = {row["name"]: row.get("ms_per_decision") for row in report.get("move_times", [])}
     diff, ci = sign * pair["mean_diff"], pair["ci95"]
-    better = family(rules).better
-    good = diff + ci < 0 if better == "lower" else diff - ci > 0
-    bad = diff - ci > 0 if better == "lower" else diff + ci < 0
     return {
         "agent": cell.agent,
         "spec": cell.spec,
@@ -162,7 +178,7 @@ def play_cell(
         "deals": report["deals"],
         "diff": round(diff, 4),
         "ci95": round(ci, 4),
-        "verdict": "better" if good else "worse" if bad else "no difference",
+        "verdict": verdict(diff, ci, family(rules).better),
         **({"weights": cell.weights} if cell.weights else {}),
         "ms_per_decision": times.get(cell.agent),
         "record": str(path),
@@ -244,6 +260,15 @@ def run(
     finally:
         bar.close()
     return board
+
+
+def verdict(diff: float, ci95: float, better: str) -> str:
+    """A cell's verdict: ``better`` or ``worse`` than the reference when the interval ``diff ± ci95``
+    excludes 0 (``better``: which way points are better), else ``no difference``."""
+    sign = 1 if better == "lower" else -1
+    if sign * diff + ci95 < 0:
+        return "better"
+    return "worse" if sign * diff - ci95 > 0 else "no difference"
 
 
 def _key(cell: Cell | dict[str, Any]) -> tuple[Any, ...]:
@@ -428,31 +453,137 @@ def write_png(board: dict[str, Any], path: Path) -> None:
         ax.set_yticks(range(rows), row_labels, fontsize=8)
     fig.suptitle(TITLE, fontsize=8)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
+    try:  # the temporary file has no .png to name the format by
+        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=130))
+    finally:
+        plt.close(fig)
 
 
 def write_outputs(
     board: dict[str, Any], json_path: Path, markdown_path: Path | None, png_path: Path | None
 ) -> None:
-    """The JSON, and (where given) the Markdown page and the heatmap rendered from it."""
-    json_path.parent.mkdir(parents=True, exist_ok=True)
-    json_path.write_text(json.dumps(board, indent=1) + "\n")
+    """The JSON, and (where given) the Markdown page and the heatmap rendered from it, each written
+    atomically (:func:`hearts_env.files.write_atomic`: a kill leaves the old file or the new one)."""
+    write_json(json_path, board)
     if markdown_path:
         links = {"numbers": json_path} | ({"heatmap": png_path} if png_path else {})
         relative = {what: os.path.relpath(path, markdown_path.parent) for what, path in links.items()}
-        markdown_path.write_text(markdown(board, relative))
+        write_atomic(markdown_path, markdown(board, relative))
     if png_path:
         write_png(board, png_path)
 
 
 def read(path: Path) -> dict[str, Any]:
-    """A leaderboard JSON written by :func:`write_outputs` (a clear error for anything else)."""
+    """A leaderboard JSON written by :func:`write_outputs` (a clear error for anything else, and
+    for one edited by hand into what no leaderboard writes: :func:`check_board`). The file is never
+    touched here: a command refuses to go on over a file it did not write, and keeps it."""
     try:
-        board = json.loads(Path(path).read_text())
+        board = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise ValueError(f"{path} is not a readable leaderboard JSON ({error})") from None
+        raise ValueError(f"{path} is not a readable leaderboard JSON ({one_line(error)})") from None
     if not isinstance(board, dict) or board.get("format") != FORMAT:
         raise ValueError(f"{path} is not a leaderboard JSON (format {FORMAT!r}); choose another --json")
+    try:
+        check_board(board)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"{path} is not a leaderboard this command wrote ({one_line(error)}); it is kept as it is: "
+            "restore it, delete it or choose another --json"
+        ) from None
     return board
+
+
+_BOARD_KEYS = {"format", "run", "deals", "tables", "seed", "agents", "configs", "cells"}
+_BOARD_OPTIONAL = {"all_counts", "specs"}  # the earliest leaderboards lack them
+_PLAYED_KEYS = {"agent", "preset", "num_players", "deals", "diff", "ci95", "verdict"}
+_PLAYED_OPTIONAL = {"spec", "reference", "weights", "ms_per_decision", "record", "command", "commit"}
+_EMPTY_KEYS = {"agent", "preset", "num_players", "reason"}
+_VERDICTS = ("better", "no difference", "worse")
+
+
+def _whole(value: Any, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def _finite(value: Any, low: float | None = None) -> bool:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return ok and (low is None or value >= low)
+
+
+def _keys(what: str, value: Any, required: set[str], optional: set[str]) -> None:
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be an object, got {type(value).__name__}")
+    missing, unknown = required - set(value), set(value) - required - optional
+    if missing or unknown:
+        raise ValueError(f"{what} must have the entries {sorted(required)}: missing {sorted(missing)}, "
+                         f"unknown {sorted(unknown)}")  # fmt: skip
+
+
+def check_board(board: dict[str, Any]) -> None:
+    """``ValueError`` saying what is wrong when ``board`` is not what :func:`run` writes: its
+    entries, their types and ranges, at most one cell for every agent in every configuration (a
+    leaderboard stopped part-way holds the cells played so far), and each played cell's verdict
+    agreeing with its difference and interval."""
+    _keys("the leaderboard", board, _BOARD_KEYS, _BOARD_OPTIONAL)
+    for key, low in (("deals", 1), ("tables", 1), ("seed", 0)):
+        if not _whole(board[key], low):
+            raise ValueError(f"{key} must be an int >= {low}, got {board[key]!r}")
+    if not isinstance(board.get("all_counts", False), bool):
+        raise ValueError(f"all_counts must be true or false, got {board['all_counts']!r}")
+    if not isinstance(board["run"], dict):
+        raise ValueError(f"run must be an object, got {board['run']!r:.80}")
+    names = board["agents"]
+    if (
+        not isinstance(names, list)
+        or not all(isinstance(a, str) for a in names)
+        or len(set(names)) < len(names)
+    ):
+        raise ValueError(f"agents must be a list of distinct names, got {names!r:.200}")
+    specs = board.get("specs", names)
+    if not isinstance(specs, list) or len(specs) != len(names) or not all(isinstance(s, str) for s in specs):
+        raise ValueError(f"specs must be a list of {len(names)} agent specs, got {specs!r:.200}")
+    better: dict[tuple[Any, Any], str] = {}
+    if not isinstance(board["configs"], list):
+        raise ValueError(f"configs must be a list, got {board['configs']!r:.80}")
+    for config in board["configs"]:
+        _keys("a configuration", config, {"preset", "num_players", "family", "reference"}, set())
+        if config["family"] not in FAMILIES or not _whole(config["num_players"], 1):
+            raise ValueError(f"a configuration must name a game family and a player count, got {config!r}")
+        better[config["preset"], config["num_players"]] = FAMILIES[config["family"]].better
+    if len(better) < len(board["configs"]):
+        raise ValueError("configs must be distinct")
+    cells = board["cells"]
+    if not isinstance(cells, list):
+        raise ValueError(f"cells must be a list, got {cells!r:.80}")
+    seen = set()
+    for cell in cells:
+        if isinstance(cell, dict) and "diff" in cell:
+            _keys("a played cell", cell, _PLAYED_KEYS, _PLAYED_OPTIONAL)
+            _check_played(cell, better.get((cell["preset"], cell["num_players"]), "lower"))
+        else:
+            _keys("an empty cell", cell, _EMPTY_KEYS, set())
+            if not isinstance(cell["reason"], str) or not cell["reason"]:
+                raise ValueError(f"an empty cell must say why, got {cell!r:.200}")
+        where = (cell["agent"], cell["preset"], cell["num_players"])
+        if cell["agent"] not in names or where[1:] not in better or where in seen:
+            raise ValueError(f"the cell {where} is not one of the agents' in one of the configurations, once")
+        seen.add(where)
+
+
+def _check_played(cell: dict[str, Any], better: str) -> None:
+    """A played cell's numbers: finite, its verdict the one its difference and interval give."""
+    where = f"the cell of {cell['agent']!r} in {cell['preset']}-{cell['num_players']}"
+    if not _whole(cell["deals"], 1) or not _finite(cell["diff"]) or not _finite(cell["ci95"], 0):
+        raise ValueError(f"{where} must hold deals >= 1, a finite diff and ci95 >= 0, got {cell!r:.200}")
+    if cell.get("ms_per_decision") is not None and not _finite(cell["ms_per_decision"], 0):
+        raise ValueError(
+            f"{where}: ms_per_decision must be a non-negative number, got {cell['ms_per_decision']!r}"
+        )
+    for key in _PLAYED_OPTIONAL - {"ms_per_decision"}:
+        if cell.get(key) is not None and not isinstance(cell[key], str):
+            raise ValueError(f"{where}: {key} must be text, got {cell[key]!r:.80}")
+    diff, ci = cell["diff"], cell["ci95"]
+    # The numbers are rounded to 4 places: a verdict at the edge of its interval may go either way.
+    possible = {verdict(d, ci, better) for d in (diff - 1e-3, diff, diff + 1e-3)}
+    if cell["verdict"] not in possible:
+        raise ValueError(f"{where}: the verdict {cell['verdict']!r} does not follow from diff {diff} ± {ci}")

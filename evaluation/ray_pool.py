@@ -36,9 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from agents import from_spec
 from evaluation.duplicate import RoundPlayer, Tournament, TournamentConfig, merge_rounds
-from evaluation.flags import non_negative_int
+from evaluation.flags import build_agent, non_negative_int
 
 INSTALL = "pip install 'hearts-env[ray]'"
 """How to get Ray."""
@@ -138,7 +137,7 @@ class RayPool:
         if not len(todo):
             return
         for name in tournament.names:  # a bad agent fails here, in one line, not in an actor
-            from_spec(name, tournament.rules)
+            build_agent(name, tournament.rules)
         config = asdict(tournament.config)
         state = tournament.record["table_state"] if todo.start > 0 else None
         with connect(self.address) as ray:

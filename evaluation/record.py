@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from hearts_env.files import write_json
 
 COUNTERS = ("seat_deals", "games", "wins", "moons_shot", "moons_allowed", "illegal")
 """Per-agent counters of the record (``wins`` is fractional: shared between tied winners)."""
@@ -158,11 +159,9 @@ def same_tournament(saved: dict[str, Any], config: dict[str, Any], rules: dict[s
 
 
 def save_record(path: Path, report: dict[str, Any]) -> None:
-    """Write ``report`` (the record inside) to ``path`` through a ``.json.partial`` file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".json.partial")
-    partial.write_text(json.dumps(report, indent=1))
-    os.replace(partial, path)
+    """Write ``report`` (the record inside) to ``path`` atomically (:func:`hearts_env.files.write_json`):
+    a kill at any moment leaves the previous record or this one, whole."""
+    write_json(path, report)
 
 
 OPTIONAL = "move_time"

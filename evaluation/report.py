@@ -4,13 +4,17 @@ bar chart). Means and their 95% intervals are over deals (see :mod:`evaluation.d
 
 from __future__ import annotations
 
+import io
 import math
 import textwrap
+from collections.abc import Iterable
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from hearts_env.files import write_atomic
 
 Z95 = 1.959964
 """Normal quantile of a two-sided 95% interval."""
@@ -242,13 +246,22 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def write_csv(report: dict[str, Any], path: str | Path) -> None:
-    """Per-agent rows to ``path`` (named by their labels, the whole spec in the last column) and
-    per-pair rows to ``<stem>_pairs.csv`` beside it (and, with teams, ``<stem>_teams.csv``)."""
+def _csv_text(columns: list[str], rows: Iterable[dict[str, Any]]) -> str:
+    """A CSV file's text: the header ``columns``, then ``rows``."""
     import csv
 
+    out = io.StringIO(newline="")
+    writer = csv.DictWriter(out, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def write_csv(report: dict[str, Any], path: str | Path) -> None:
+    """Per-agent rows to ``path`` (named by their labels, the whole spec in the last column) and
+    per-pair rows to ``<stem>_pairs.csv`` beside it (and, with teams, ``<stem>_teams.csv``), each
+    written atomically (:func:`hearts_env.files.write_atomic`)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     columns = [
         "name",
         "mean_points",
@@ -262,27 +275,20 @@ def write_csv(report: dict[str, Any], path: str | Path) -> None:
         "ms_per_decision",
         "spec",
     ]
-    with path.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=columns)
-        writer.writeheader()
-        ms = {row["name"]: row["ms_per_decision"] for row in report.get("move_times", [])}
-        writer.writerows(
-            {**{k: row.get(k) for k in columns}, "ms_per_decision": ms.get(row["name"]),
-             "spec": row.get("spec", row["name"])}
-            for row in report["agents"]
-        )  # fmt: skip
-    with path.with_name(path.stem + "_pairs.csv").open("w", newline="") as f:
-        columns = ["a", "b", "mean_diff", "ci95"]
-        writer = csv.DictWriter(f, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows({k: pair[k] for k in columns} for pair in report["pairs"])
+    ms = {row["name"]: row["ms_per_decision"] for row in report.get("move_times", [])}
+    rows = (
+        {**{k: row.get(k) for k in columns}, "ms_per_decision": ms.get(row["name"]),
+         "spec": row.get("spec", row["name"])}
+        for row in report["agents"]
+    )  # fmt: skip
+    write_atomic(path, _csv_text(columns, rows))
+    columns = ["a", "b", "mean_diff", "ci95"]
+    pairs = ({k: pair[k] for k in columns} for pair in report["pairs"])
+    write_atomic(path.with_name(path.stem + "_pairs.csv"), _csv_text(columns, pairs))
     if report.get("teams"):  # team tournaments: one row per team in <stem>_teams.csv
-        with path.with_name(path.stem + "_teams.csv").open("w", newline="") as f:
-            columns = ["name", "positions", "mean_points", "ci95", "win_rate", "games"]
-            writer = csv.DictWriter(f, fieldnames=columns)
-            writer.writeheader()
-            for row in report["teams"]:
-                writer.writerow({**row, "positions": "+".join(map(str, row["positions"]))})
+        columns = ["name", "positions", "mean_points", "ci95", "win_rate", "games"]
+        teams = ({**row, "positions": "+".join(map(str, row["positions"]))} for row in report["teams"])
+        write_atomic(path.with_name(path.stem + "_teams.csv"), _csv_text(columns, teams))
 
 
 def write_png(report: dict[str, Any], path: str | Path) -> None:
@@ -322,6 +328,7 @@ def write_png(report: dict[str, Any], path: str | Path) -> None:
         ax.set_title("pairs a − b (green: a is better)")
     fig.suptitle(f"{report['preset']}, {report['num_players']} players: {report['deals']} duplicate deals")
     fig.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:  # the temporary file has no .png to name the format by
+        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=120))
+    finally:
+        plt.close(fig)

@@ -27,14 +27,17 @@ PyTorch and say so in one line (``pip install 'hearts-env[training]'``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shlex
 import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evaluation.flags import (
     ArgumentParser,
+    Interrupted,
     add_debug,
     add_option_flag,
     add_ray_flags,
@@ -49,7 +52,12 @@ from evaluation.flags import (
     preset_defaults,
     require,
     run_command,
+    signal_of,
 )
+from hearts_env.files import OutputLock
+
+if TYPE_CHECKING:
+    from evaluation.duplicate import Tournament
 
 
 # ---------------------------------------------------------------------- commands
@@ -114,7 +122,7 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from evaluation.duplicate import Tournament, TournamentConfig, format_report, write_csv, write_png
+    from evaluation.duplicate import Tournament, TournamentConfig
 
     if args.png:  # asked for: refused now rather than after the tournament
         require("matplotlib", "--png needs matplotlib")
@@ -141,7 +149,32 @@ def _tournament(args: argparse.Namespace) -> int:
     elif args.ray_actors:
         raise ValueError("--ray-actors needs --ray ADDRESS (local, auto or HOST:PORT)")
     command = "hearts-env " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
-    tournament = Tournament(config, json_path=args.json, progress=not args.quiet, command=command)
+    # One writer at a time: a second tournament on this --json is refused at once, naming us.
+    with OutputLock(args.json, "the tournament record") if args.json else contextlib.nullcontext():
+        tournament = Tournament(config, json_path=args.json, progress=not args.quiet, command=command)
+        try:
+            return _play_tournament(args, tournament, time_limit, pool)
+        except KeyboardInterrupt as stop:
+            raise Interrupted(signal_of(stop), kept=_tournament_kept(args.json, tournament)) from None
+
+
+def _tournament_kept(json_path: Path | None, tournament: Tournament) -> str:
+    """What a stopped tournament leaves: the rounds its record holds, and how to go on."""
+    if json_path is None:
+        return "nothing is kept without --json"
+    total = tournament.config.rounds
+    return (
+        f"{json_path} keeps {tournament.saved_rounds} of {total} rounds "
+        f"({tournament.saved_rounds * tournament.tables} deals); the same command resumes"
+    )
+
+
+def _play_tournament(
+    args: argparse.Namespace, tournament: Tournament, time_limit: float | None, pool: object
+) -> int:
+    """Play what is left of ``tournament``, print its report and write the CSV and the chart."""
+    from evaluation.duplicate import format_report, write_csv, write_png
+
     complete = tournament.complete
     if complete:
         last = (tournament.runs or [{}])[-1]
@@ -224,16 +257,30 @@ def _leaderboard(args: argparse.Namespace) -> int:
     png = args.png or (args.json.with_suffix(".png") if _has("matplotlib") else None)
     command = "hearts-env " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
 
+    saved: list[int] = []  # the played cells the JSON holds, as last written
+
     def save(board: dict) -> None:
         leaderboard.write_outputs(board, args.json, None, None)
+        saved[:] = [sum("diff" in cell for cell in board["cells"])]
 
-    previous = leaderboard.read(args.json) if args.json.exists() else None
-    board = leaderboard.run(
-        args.agents, args.presets or list(PRESETS), all_counts=args.all_counts, deals=args.deals,
-        tables=args.tables, seed=args.seed, directory=args.dir, pool=pool, streams=args.streams,
-        command=command, progress=not args.quiet, save=save, previous=previous,
-    )  # fmt: skip
-    leaderboard.write_outputs(board, args.json, markdown, png)
+    # One writer at a time; the JSON is read under the lock, so no other run changes it meanwhile.
+    with OutputLock(args.json, "the leaderboard"):
+        previous = leaderboard.read(args.json) if args.json.exists() else None
+        try:
+            board = leaderboard.run(
+                args.agents, args.presets or list(PRESETS), all_counts=args.all_counts, deals=args.deals,
+                tables=args.tables, seed=args.seed, directory=args.dir, pool=pool, streams=args.streams,
+                command=command, progress=not args.quiet, save=save, previous=previous,
+            )  # fmt: skip
+            leaderboard.write_outputs(board, args.json, markdown, png)
+        except KeyboardInterrupt as stop:
+            kept = (
+                f"{args.json} keeps {saved[0]} played cells, {args.dir} every finished round of the cell "
+                "under way; the same command resumes"
+                if saved
+                else f"{args.dir} keeps every finished round; the same command resumes"
+            )
+            raise Interrupted(signal_of(stop), kept=kept) from None
     print(leaderboard.headline(board))
     print(f"wrote {args.json}, {markdown}" + (f", {png}" if png else ""))
     return 0
