@@ -6,7 +6,8 @@ with B games and automatic restarts, the PettingZoo env with B = 1.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,14 @@ _SMEAR_INFOS = {
     "made_points": "made_points", "winner": "winner",
 }  # fmt: skip
 """Smear's own end-of-deal infos (:meth:`Table._smear_info`): info key -> state field."""
+
+
+RESET_OPTIONS = ("hands", "kitty", "widow", "stock", "dealer", "pass_direction", "new_game", "position")
+"""The keys of ``reset(options=...)`` (:meth:`Table.reset`); any other key is refused."""
+TOLERATED_RESET_OPTIONS = ("options",)
+"""Keys that ``reset`` accepts and ignores: PettingZoo's ``api_test`` and ``parallel_api_test``
+call ``reset(seed=0, options={"options": 1})`` to see that ``reset`` takes options."""
+_INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 def default_reward(rules: Rules) -> str:
@@ -71,6 +80,60 @@ def _is_sequence(value: Any) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
+def _is_int(value: Any) -> bool:
+    """A Python or numpy integer, not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _integers(name: str, value: Any, shape: tuple[int, ...], what: str, low: int | None = None) -> np.ndarray:
+    """``value`` as an int64 array broadcast to ``shape``, or a ``TypeError`` / ``ValueError``
+    naming ``name``, the value and ``what`` it should be (never NumPy's words, nor an
+    ``OverflowError``): ints only (no bools, floats or strings), each at least ``low``."""
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):  # ragged nested lists
+        raise TypeError(f"{name} must be {what}, got {_shown(value)}") from None
+    if array.dtype == object and all(_is_int(v) for v in array.flat):
+        if any(not -_INT64_MAX - 1 <= int(v) <= _INT64_MAX for v in array.flat):
+            raise ValueError(f"{name} must be {what} within int64, got {_shown(value)}")
+        array = array.astype(np.int64)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be {what}, got {_shown(value)} (dtype {array.dtype})")
+    if array.dtype.kind == "u" and (array > _INT64_MAX).any():
+        raise ValueError(f"{name} must be {what} within int64, got {_shown(value)}")
+    array = array.astype(np.int64)
+    if low is not None and (array < low).any():
+        raise ValueError(f"{name} must be {what}, got {_shown(value)}")
+    try:
+        return np.broadcast_to(array, shape).copy()
+    except ValueError:
+        raise ValueError(f"{name} must be {what} of shape {shape}, got shape {array.shape}") from None
+
+
+def _card_sets(name: str, value: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """``value`` as uint64 card sets (bit c = card c) of ``shape``, or an error naming ``name``."""
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be uint64 card sets of shape {shape}, got {_shown(value)}") from None
+    if array.dtype == object and all(_is_int(v) and 0 <= int(v) < 2**64 for v in array.flat):
+        array = array.astype(np.uint64)
+    if array.dtype.kind not in "iu" or (array.dtype.kind == "i" and (array < 0).any()):
+        raise TypeError(
+            f"{name} must be uint64 card sets (bit c for card c) of shape {shape}, got {_shown(value)} "
+            f"(dtype {array.dtype})"
+        )
+    if array.size != int(np.prod(shape)):
+        raise ValueError(f"{name} must be card sets of shape {shape}, got shape {array.shape}")
+    return array.astype(np.uint64).reshape(shape)
+
+
+def _shown(value: Any) -> str:
+    """``value`` for an error message, cut short."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 @dataclass(frozen=True)
 class ResetPlan:
     """A checked ``reset`` request (see :meth:`Table.parse_reset`)."""
@@ -84,6 +147,8 @@ class ResetPlan:
     stock: np.ndarray | None
     """Domino Hearts: the given deal's stock in draw order (None: a random order)."""
     new_game: bool
+    position: Any = None
+    """``options["position"]`` checked: the batch every game starts from (None: a deal)."""
 
 
 @dataclass
@@ -132,7 +197,7 @@ class Table:
                 f"{rules.settlement!r}{'' if record.chips else f', a {record.title} game'}): every reward "
                 "would be 0; choose a settlement (e.g. settlement='howell') or another reward"
             )
-        if not isinstance(num_games, (int, np.integer)) or num_games < 1:
+        if not _is_int(num_games) or num_games < 1:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
         self.rules = rules
         self.reward = reward
@@ -146,16 +211,17 @@ class Table:
         self._no_games.flags.writeable = False  # shared "nothing happened" flags
 
     # ------------------------------------------------------------------ starting deals
-    def parse_reset(self, seed: Any = None, options: Any = None) -> ResetPlan:
+    def parse_reset(self, seed: Any = None, options: Any = None, num_games: int | None = None) -> ResetPlan:
         """Check ``reset(seed, options)`` without changing anything; the plan :meth:`reset` runs.
 
-        Raises ``TypeError`` / ``ValueError`` naming the offending value. Unknown option keys
-        are ignored (PettingZoo's API test passes one).
+        Raises ``TypeError`` / ``ValueError`` naming the offending value: an option key other
+        than :data:`RESET_OPTIONS` is refused (except :data:`TOLERATED_RESET_OPTIONS`, ignored).
+        A ``position`` is checked completely, its trick played on a scratch copy of the games.
+        ``num_games``: check for a table of that many games of these rules (default this
+        one's; the vector env checks each shard's part).
         """
         n = self.rules.num_players
-        if seed is not None and (
-            isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0
-        ):
+        if seed is not None and (not _is_int(seed) or seed < 0):
             raise TypeError(f"seed must be a non-negative int or None, got {seed!r}")
         if options is None:
             options = {}
@@ -164,25 +230,23 @@ class Table:
                 f"reset options must be a dict such as {{'dealer': 0}} or None, got "
                 f"{type(options).__name__} {options!r}"
             )
+        unknown = [k for k in options if k not in RESET_OPTIONS and k not in TOLERATED_RESET_OPTIONS]
+        if unknown:
+            raise ValueError(
+                f"reset option(s) {', '.join(map(repr, unknown))} not known: the options are "
+                f"{', '.join(RESET_OPTIONS)}"
+            )
+        if options.get("position") is not None:
+            return self._parse_position(seed, options, num_games)
         dealer = options.get("dealer")
         if dealer is not None:
-            if isinstance(dealer, (bool, np.bool_)) or not isinstance(dealer, (int, np.integer)):
+            if not _is_int(dealer):
                 raise TypeError(f"dealer must be an int seat 0..{n - 1}, got {dealer!r}")
             if not 0 <= dealer < n:
                 raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         direction = options.get("pass_direction")
         if direction is not None:
-            if not isinstance(direction, str) or direction not in PASS_DIRECTIONS:
-                raise ValueError(
-                    f"pass_direction must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}"
-                )
-            if direction == "across" and n % 2:
-                raise ValueError(f"pass_direction='across' is impossible with {n} players")
-            if direction != "hold" and self.rules.pass_count == 0:
-                raise ValueError(
-                    f"pass_direction={direction!r}: {self.rules.preset} has no passing (pass_count=0); "
-                    "use 'hold'"
-                )
+            self._check_direction(direction)
         new_game = options.get("new_game", False)
         if not isinstance(new_game, (bool, np.bool_)):
             raise TypeError(f"new_game must be True or False, got {new_game!r}")
@@ -218,6 +282,30 @@ class Table:
             bool(new_game),
         )
 
+    def _check_direction(self, direction: Any, name: str = "pass_direction") -> None:
+        """``ValueError`` unless ``direction`` is a pass direction these rules can use."""
+        n = self.rules.num_players
+        if not isinstance(direction, str) or direction not in PASS_DIRECTIONS:
+            raise ValueError(f"{name} must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}")
+        if direction == "across" and n % 2:
+            raise ValueError(f"{name}='across' is impossible with {n} players")
+        if direction != "hold" and self.rules.pass_count == 0:
+            raise ValueError(
+                f"{name}={direction!r}: {self.rules.preset} has no passing (pass_count=0); use 'hold'"
+            )
+
+    def _parse_position(self, seed: Any, options: Mapping[str, Any], num_games: int | None) -> ResetPlan:
+        """The plan of ``reset(options={"position": ...})``: every game starts from the position."""
+        given = [k for k in RESET_OPTIONS if k != "position" and options.get(k) is not None]
+        if given:
+            raise ValueError(
+                f"reset options 'position' and {', '.join(map(repr, given))} exclude each other: the "
+                "position gives its hands, kitty, stock, dealer, pass direction and game itself"
+            )
+        batch = self._position_batch(options["position"], num_games)
+        self._try_positions(batch)
+        return ResetPlan(None if seed is None else int(seed), None, None, None, None, False, batch)
+
     def _check_deal_keys(self, options: Mapping[str, Any]) -> None:
         """The parts of a fixed deal besides ``hands`` (``stock``, ``kitty`` or its other name
         ``widow``) come with ``hands``, and only where the rules have them: otherwise the deal
@@ -245,19 +333,25 @@ class Table:
     ) -> None:
         """Start a deal in every game: a new game, or (``new_game=False``) each game's next deal.
 
-        ``options``: ``hands`` (one list of cards per seat, as dealt, a card twice for both
-        copies with two decks; the same deal in every game), ``kitty``, ``dealer`` (int),
-        ``pass_direction`` (``"left"`` …) and ``new_game`` (``True`` forces a new game).
-        Unknown keys are ignored. Everything is validated before anything changes: a failed
-        reset leaves the games and the random generator as they were.
+        ``options`` (:data:`RESET_OPTIONS`): ``hands`` (one list of cards per seat, as dealt, a
+        card twice for both copies with two decks; the same deal in every game), ``kitty``
+        (or ``widow``), ``stock``, ``dealer`` (int), ``pass_direction`` (``"left"`` …),
+        ``new_game`` (``True`` forces a new game), or ``position`` alone (every game starts
+        from it, see :meth:`set_position`). Another key is a ``ValueError`` listing these.
+        Everything is validated before anything changes: a failed reset leaves the games and
+        the random generator as they were.
         """
-        if isinstance(options, Mapping) and options.get("position") is not None:
-            self._reset_to_position(seed, options)
-            return
         plan = self.parse_reset(seed, options)
-        new_game = new_game or plan.new_game
-        if plan.seed is not None:
-            self.rng = np.random.default_rng(plan.seed)
+        with self._unchanged_if_refused():
+            if plan.seed is not None:
+                self.rng = np.random.default_rng(plan.seed)
+            if plan.position is not None:
+                self._apply_positions(plan.position)
+            else:
+                self._deal_plan(plan, new_game or plan.new_game)
+
+    def _deal_plan(self, plan: ResetPlan, new_game: bool) -> None:
+        """Deal ``plan``'s deal (given, or from the generator) in every game."""
         if plan.masks is not None:
             hands = np.array(plan.masks[:-1], dtype=np.uint64)  # (P,); two decks (P, 2)
             kitty = np.array(plan.masks[-1], dtype=np.uint64)
@@ -293,38 +387,39 @@ class Table:
         )
         self._deal_again_cancelled()
 
-    def _reset_to_position(self, seed: Any, options: Mapping[str, Any]) -> None:
-        """``reset(options={"position": ...})``: every game starts from the position."""
-        given = sorted(
-            k
-            for k in ("hands", "kitty", "widow", "stock", "dealer", "pass_direction")
-            if options.get(k) is not None
-        )
-        if given:
-            raise ValueError(
-                f"reset options 'position' and {', '.join(map(repr, given))} exclude each other: the "
-                "position gives its hands, kitty, stock, dealer and pass direction itself"
-            )
-        self.parse_reset(seed, None)
-        batch = self._position_batch(options["position"])
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
-        self._apply_positions(batch)
+    @contextmanager
+    def _unchanged_if_refused(self) -> Iterator[None]:
+        """Run the block; if it raises (a refusal found late, a Ctrl-C), put the games, the
+        random generator and the legal-move cache back as they were, then re-raise: a method
+        that fails leaves the table as it was and usable."""
+        saved, rng, rng_state, legal = self.state.copy(), self.rng, self.rng.bit_generator.state, self._legal
+        try:
+            yield
+        except BaseException:
+            for name in saved.array_fields():
+                getattr(self.state, name)[...] = getattr(saved, name)
+            for flag in saved.FLAGS:
+                setattr(self.state, flag, getattr(saved, flag))
+            rng.bit_generator.state = rng_state
+            self.rng, self._legal = rng, legal
+            raise
 
-    def _position_batch(self, position: Any) -> Any:
+    def _position_batch(self, position: Any, num_games: int | None = None) -> Any:
+        """``position`` checked, as a batch of ``num_games`` positions (default: this table's)."""
+        num_games = self.num_games if num_games is None else num_games
         if self.rules.game == "smear":
-            return self._smear_position_batch(position)
+            return self._smear_position_batch(position, num_games)
         if isinstance(position, positions.PositionBatch):
-            if len(position) != self.num_games:
+            if len(position) != num_games:
                 raise ValueError(
-                    f"a PositionBatch for this table needs {self.num_games} positions, got {len(position)}"
+                    f"a PositionBatch for this table needs {num_games} positions, got {len(position)}"
                 )
             positions.check_batch(self.rules, position)
             return position
         one = positions.position_batch(self.rules, position)
-        return one.take(np.zeros(self.num_games, np.int64))
+        return one.take(np.zeros(num_games, np.int64))
 
-    def _smear_position_batch(self, position: Any) -> Any:
+    def _smear_position_batch(self, position: Any, num_games: int) -> Any:
         from hearts_env import smear_positions  # noqa: PLC0415  (Smear's, imported on use)
 
         if not isinstance(position, smear_positions.SmearPositionBatch):
@@ -332,15 +427,21 @@ class Table:
                 f"a Smear table starts from a hearts_env.smear_positions.SmearPositionBatch, got "
                 f"{type(position).__name__}"
             )
-        if len(position) == 1 and self.num_games > 1:
-            position = position.take(np.zeros(self.num_games, np.int64))
-        if len(position) != self.num_games:
+        if len(position) == 1 and num_games > 1:
+            position = position.take(np.zeros(num_games, np.int64))
+        if len(position) != num_games:
             raise ValueError(
-                f"a SmearPositionBatch for this table needs {self.num_games} positions (or 1), "
+                f"a SmearPositionBatch for this table needs {num_games} positions (or 1), "
                 f"got {len(position)}"
             )
         smear_positions.check_batch(self.rules, position)
         return position
+
+    def _try_positions(self, batch: Any) -> None:
+        """Start ``batch`` on a scratch state: the engine's own checks (the trick played again
+        by the rules) refuse it here, before any game changes."""
+        scratch = self.engine.new_state(len(batch))
+        self.engine.set_positions(scratch, np.arange(len(batch)), batch, check_trick=True)
 
     def _apply_positions(self, batch: Any, check: bool = True) -> None:
         self._legal = None
@@ -351,24 +452,31 @@ class Table:
         game) or a :class:`hearts_env.PositionBatch` of ``num_games`` positions, one per game
         (docs/search.md); Smear: a :class:`hearts_env.smear_positions.SmearPositionBatch` of
         ``num_games`` positions or one. Checked first (``ValueError`` naming what is
-        inconsistent); ``check=False`` skips the checks of a batch built by code that keeps
-        them (the search agent), and the trick's legality: a sampled world may give a seat cards
-        it could not have held, given how it played)."""
-        batch_types = (positions.PositionBatch,)
+        inconsistent); a refused position changes nothing. ``check=False`` skips the checks
+        of a batch built by code that keeps them (the search agent), and the trick's legality:
+        a sampled world may give a seat cards it could not have held, given how it played)."""
+        batch_types: tuple[type, ...] = (positions.PositionBatch,)
         if self.rules.game == "smear":
             from hearts_env.smear_positions import SmearPositionBatch  # noqa: PLC0415
 
             batch_types = (SmearPositionBatch,)
-        if check or not isinstance(position, batch_types) or len(position) != self.num_games:
-            self._apply_positions(self._position_batch(position))
-        else:
-            self._apply_positions(position, check=False)
+        unchecked = not check and isinstance(position, batch_types) and len(position) == self.num_games
+        batch = position if unchecked else self._position_batch(position)
+        with self._unchanged_if_refused():
+            self._apply_positions(batch, check=not unchecked)
 
     def position(self, game: int = 0) -> Any:
-        """The position of ``game`` now, as a :class:`hearts_env.Position` (card names,
-        absolute seats; Smear: a :class:`~hearts_env.smear_positions.SmearPositionBatch` of one):
-        ``Table.set_position`` of it starts the same deal from here. ``ValueError`` unless the
-        game is in its play phase."""
+        """The position of ``game`` (an int 0..num_games-1) now, as a
+        :class:`hearts_env.Position` (card names, absolute seats; Smear: a
+        :class:`~hearts_env.smear_positions.SmearPositionBatch` of one): ``Table.set_position``
+        of it starts the same deal from here. ``ValueError`` unless the game is in its play
+        phase; ``TypeError`` / ``ValueError`` for a ``game`` that is not one of the table's."""
+        if not _is_int(game):
+            raise TypeError(f"game must be an int 0..{self.num_games - 1}, got {_shown(game)}")
+        if not 0 <= game < self.num_games:
+            raise ValueError(
+                f"game must be 0..{self.num_games - 1} (this table has {self.num_games}), got {game}"
+            )
         if self.rules.game == "smear":
             from hearts_env.smear_positions import position_of  # noqa: PLC0415
 
@@ -404,33 +512,57 @@ class Table:
         (B, P, 2) and ``kitty`` (B, 2) (:func:`hearts_env.cardsets.stack`); ``dealer`` and
         ``pass_direction`` (a name or direction indices into ``PASS_DIRECTIONS``) per game or
         for all; ``stock`` (B, S) int64 Domino Hearts' undealt cards in draw order (None: a
-        random order from the generator).
+        random order from the generator). A bad argument is a ``TypeError`` / ``ValueError``
+        naming it; nothing changes then.
         """
-        b, words = self.num_games, (2,) if self.engine.two_decks else ()
-        hands = np.asarray(hands, dtype=np.uint64).reshape(b, self.rules.num_players, *words)
-        kitty = np.zeros((b, *words), np.uint64) if kitty is None else np.asarray(kitty, np.uint64)
-        kitty = kitty.reshape(b, *words)
+        b, p, words = self.num_games, self.rules.num_players, (2,) if self.engine.two_decks else ()
+        hands = _card_sets("hands", hands, (b, p, *words))
+        kitty = np.zeros((b, *words), np.uint64) if kitty is None else _card_sets("kitty", kitty, (b, *words))
         if self.engine.two_decks:
             self._check_two_deck_deals(hands, kitty)
         elif (np.bitwise_count(hands) != self.rules.hand_size).any() or (
             np.bitwise_or.reduce(hands, axis=1) & ~np.uint64(self.rules.deck_mask)
         ).any():
             raise ValueError(f"every hand must hold {self.rules.hand_size} cards of this deck")
-        self._legal = None
-        if isinstance(pass_direction, str):
-            pass_direction = PASS_DIRECTIONS.index(pass_direction)
-        self.engine.deal(
-            self.state,
-            self._rows,
-            hands,
-            kitty,
-            np.full(b, new_game) | self.state.game_over,
-            None if dealer is None else np.broadcast_to(np.asarray(dealer, np.int64), (b,)).copy(),
-            None
-            if pass_direction is None
-            else np.broadcast_to(np.asarray(pass_direction, np.int64), (b,)).copy(),
-            self._given_stock(hands, stock),
-        )
+        if not isinstance(new_game, (bool, np.bool_)):
+            raise TypeError(f"new_game must be True or False, got {_shown(new_game)}")
+        dealers = None if dealer is None else self._seats("dealer", dealer)
+        directions = None if pass_direction is None else self._directions(pass_direction)
+        given_stock = self._given_stock(hands, stock)
+        with self._unchanged_if_refused():
+            self._legal = None
+            self.engine.deal(
+                self.state,
+                self._rows,
+                hands,
+                kitty,
+                np.full(b, new_game) | self.state.game_over,
+                dealers,
+                directions,
+                given_stock,
+            )
+
+    def _seats(self, name: str, value: Any) -> np.ndarray:
+        """``value`` (a seat, or one per game) as (B,) int64 seats, or an error naming ``name``."""
+        what = f"a seat 0..{self.rules.num_players - 1} (or one per game)"
+        seats = _integers(name, value, (self.num_games,), what, 0)
+        if (seats >= self.rules.num_players).any():
+            raise ValueError(f"{name} must be {what}, got {_shown(value)}")
+        return seats
+
+    def _directions(self, value: Any) -> np.ndarray:
+        """``pass_direction`` of :meth:`deal_masks` (a name, or indices into ``PASS_DIRECTIONS``,
+        one or per game) as (B,) indices, each a direction these rules can use."""
+        if isinstance(value, str):
+            self._check_direction(value)
+            return np.full(self.num_games, PASS_DIRECTIONS.index(value))
+        what = f"a name or an index 0..{len(PASS_DIRECTIONS) - 1} into {PASS_DIRECTIONS} (or one per game)"
+        indices = _integers("pass_direction", value, (self.num_games,), what, 0)
+        if (indices >= len(PASS_DIRECTIONS)).any():
+            raise ValueError(f"pass_direction must be {what}, got {_shown(value)}")
+        for index in np.unique(indices):
+            self._check_direction(PASS_DIRECTIONS[index])
+        return indices
 
     def _check_two_deck_deals(self, hands: np.ndarray, kitty: np.ndarray) -> None:
         """Two decks: every hand of ``hands`` (B, P, 2) holds hand_size cards and, with the
@@ -457,21 +589,32 @@ class Table:
         undealt = np.uint64(self.rules.deck_mask) & ~np.bitwise_or.reduce(hands, axis=1)
         if stock is None:
             return self._stock(undealt)
-        stock = np.asarray(stock, np.int64).reshape(self.num_games, self.engine.stock_size)
-        if (np.bitwise_or.reduce(BIT.take(stock), axis=1) != undealt).any():
+        shape = (self.num_games, self.engine.stock_size)
+        stock = _integers("stock", stock, shape, "card indices in draw order", 0)
+        if (stock >= NUM_CARDS).any() or (np.bitwise_or.reduce(BIT.take(stock), axis=1) != undealt).any():
             raise ValueError("every stock must hold exactly the cards not dealt, each once")
         return stock
 
     def restore_games(self, totals: np.ndarray, deal_index: np.ndarray, game_over: np.ndarray) -> None:
         """Put saved game progress back (e.g. to resume a tournament): totals (B, P), deals
-        already played (B,) and whether each game is over. The next deal continues from it."""
+        already played (B,) and whether each game is over. The next deal continues from it.
+        A bad value is a ``TypeError`` / ``ValueError`` naming it; nothing changes then."""
         b, p = self.num_games, self.rules.num_players
-        totals = np.asarray(totals, np.int64)
-        if totals.shape != (b, p):
-            raise ValueError(f"totals must have shape {(b, p)}, got {totals.shape}")
+        totals = np.asarray(totals) if isinstance(totals, np.ndarray) else totals
+        if np.shape(totals) != (b, p):
+            raise ValueError(f"totals must have shape {(b, p)}, got {np.shape(totals)}")
+        totals = _integers("totals", totals, (b, p), "ints (each seat's game score)")
+        deal_index = _integers("deal_index", deal_index, (b,), "ints >= 0 (deals played in each game)", 0)
+        over = np.asarray(game_over)
+        if over.dtype != bool:
+            raise TypeError(f"game_over must be bools (one, or one per game), got {_shown(game_over)}")
+        try:
+            over = np.broadcast_to(over, (b,))
+        except ValueError:
+            raise ValueError(f"game_over must be one bool or {b}, got shape {over.shape}") from None
         self.state.totals[:] = totals
-        self.state.deal_index[:] = np.broadcast_to(np.asarray(deal_index, np.int64), (b,))
-        self.state.game_over[:] = np.broadcast_to(np.asarray(game_over, bool), (b,))
+        self.state.deal_index[:] = deal_index
+        self.state.game_over[:] = over
 
     def _stock(self, kitty: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray | None:
         """The undealt cards ``kitty`` (k,) in a random draw order from ``rng`` (default: the
@@ -510,7 +653,10 @@ class Table:
             )
         deck = np.bitwise_or.reduce(BIT.take(np.unique(self.rules.deck.cards)), initial=U64(0))
         dealt = np.bitwise_or.reduce(hands, axis=1)
-        rest = deck & ~dealt if rest is None else np.broadcast_to(np.asarray(rest, np.uint64), (b,))
+        if rest is None:
+            rest = deck & ~dealt
+        else:
+            rest = _card_sets("rest", np.full(b, rest, object) if np.ndim(rest) == 0 else rest, (b,))
         sizes = np.bitwise_count(hands)
         overlap = sizes.sum(axis=1) + np.bitwise_count(rest) != np.bitwise_count(dealt | rest)
         bad = np.flatnonzero(
@@ -523,27 +669,28 @@ class Table:
                 f"{sizes[g].tolist()} cards, {self.engine.hand_size} wanted; every card of the deck once "
                 "in a hand or the rest)"
             )
-        dealers = np.broadcast_to(np.asarray(dealer, np.int64), (b,)).copy()
-        if ((dealers < 0) | (dealers >= p)).any():
-            raise ValueError(f"dealer must be a seat 0..{p - 1}")
+        dealers = self._seats("dealer", dealer)
         if self.engine.stock_size:
-            stock_order = np.asarray(self._stock(rest, rng) if stock_order is None else stock_order, np.int64)
-            if stock_order.shape != (b, self.engine.stock_size):
+            if stock_order is None:
+                stock_order = self._stock(rest, rng)
+            elif np.shape(stock_order) != (b, self.engine.stock_size):
                 raise ValueError(
-                    f"stock_order must be ({b}, {self.engine.stock_size}) card indices in draw order"
+                    f"stock_order must be ({b}, {self.engine.stock_size}) card indices in draw order, got "
+                    f"shape {np.shape(stock_order)}"
                 )
-            drawn = np.bitwise_or.reduce(BIT.take(stock_order), axis=1)
-            if (drawn != rest).any():
-                raise ValueError(
-                    f"game {int(np.flatnonzero(drawn != rest)[0])}: the stock is not the undealt cards"
-                )
+            what = "card indices in draw order"
+            stock_order = _integers("stock_order", stock_order, (b, self.engine.stock_size), what, 0)
+            drawn = np.bitwise_or.reduce(BIT.take(stock_order.clip(max=NUM_CARDS)), axis=1)
+            wrong = (stock_order >= NUM_CARDS).any(axis=1) | (drawn != rest)
+            if wrong.any():
+                raise ValueError(f"game {int(np.flatnonzero(wrong)[0])}: the stock is not the undealt cards")
         elif stock_order is not None:
             raise ValueError(f"{self.rules.preset} deals no stock: leave out stock_order")
-        self._legal = None
-        self.engine.deal(
-            self.state, self._rows, hands.copy(), rest.copy(), np.ones(b, bool), dealers, None, stock_order
-        )
-        self._deal_again_cancelled()
+        with self._unchanged_if_refused():
+            self._legal = None
+            hands, rest, new_games = hands.copy(), rest.copy(), np.ones(b, bool)
+            self.engine.deal(self.state, self._rows, hands, rest, new_games, dealers, None, stock_order)
+            self._deal_again_cancelled()
 
     def redeal(self, rows: np.ndarray) -> None:
         """Start the next deal (or a new game, where the game is over) in ``rows``; after a

@@ -247,12 +247,17 @@ class HeartsVectorEnv(VectorEnv):
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Start a new game in every slot (options: ``hands``, ``kitty``, ``dealer``,
-        ``pass_direction``; see :meth:`Table.reset`). Raises ``TypeError`` / ``ValueError``
-        for a bad seed or option, with nothing changed (the random generators included)."""
+        ``pass_direction``, ``new_game`` or ``position``: a ``Position``, or a batch of one or
+        ``num_envs`` positions, one per game; see :meth:`Table.reset`). Raises ``TypeError`` /
+        ``ValueError`` for a bad seed or option (an unknown key too), with nothing changed (the
+        random generators included) and the env usable: every shard's part is checked here
+        before any shard changes."""
         self._usable("reset")
         if seed is None and not self._started:
             seed = self._seed
-        self._local.table.parse_reset(seed, options)  # every shard has the same rules
+        parts = self._shard_options(options)
+        for (lo, hi), part in zip(zip(self._bounds, self._bounds[1:]), parts):
+            self._local.table.parse_reset(seed, part, num_games=hi - lo)  # every shard has the same rules
         if not self._workers:
             out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
             self._call("reset", [], lambda: self._local.reset(out, seed, options), changes_state=True)
@@ -263,7 +268,9 @@ class HeartsVectorEnv(VectorEnv):
                 children = np.random.SeedSequence(int(seed)).spawn(self.num_workers)
                 seeds = [int(child.generate_state(1)[0]) for child in children]
             try:
-                payloads = [bytes(ForkingPickler.dumps(("reset", s, options))) for s in seeds[1:]]
+                payloads = [
+                    bytes(ForkingPickler.dumps(("reset", s, part))) for s, part in zip(seeds[1:], parts[1:])
+                ]
             except Exception as error:
                 raise TypeError(
                     f"reset options must be picklable to reach the worker processes: {error}"
@@ -272,7 +279,7 @@ class HeartsVectorEnv(VectorEnv):
             self._call(
                 "reset",
                 list(zip(self._workers, payloads)),
-                lambda: self._local.reset(out.rows(0, local), seeds[0], options),
+                lambda: self._local.reset(out.rows(0, local), seeds[0], parts[0]),
                 changes_state=True,
             )
         self._started = True
@@ -281,6 +288,15 @@ class HeartsVectorEnv(VectorEnv):
         if self.mask_in_info:
             info["action_mask"] = self._mask(out)
         return self._views(out), info
+
+    def _shard_options(self, options: Any) -> list[Any]:
+        """Each shard's reset options: ``options`` itself, but a batch of ``num_envs`` positions
+        cut into each shard's games."""
+        position = options.get("position") if isinstance(options, Mapping) else None
+        if self.num_workers == 1 or not hasattr(position, "take") or len(position) != self.num_envs:
+            return [options] * self.num_workers
+        cuts = zip(self._bounds, self._bounds[1:])
+        return [{**options, "position": position.take(np.arange(lo, hi))} for lo, hi in cuts]
 
     def step(
         self, actions: np.ndarray | Sequence[int]
