@@ -585,6 +585,8 @@ class Table:
         """Domino Hearts: ``stock`` (B, S) checked to hold exactly the undealt cards, or those
         cards in a random order."""
         if not self.engine.stock_size:
+            if stock is not None:
+                raise ValueError(f"{self.rules.preset} deals no stock: leave out stock")
             return None
         undealt = np.uint64(self.rules.deck_mask) & ~np.bitwise_or.reduce(hands, axis=1)
         if stock is None:

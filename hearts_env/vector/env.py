@@ -293,7 +293,15 @@ class HeartsVectorEnv(VectorEnv):
         """Each shard's reset options: ``options`` itself, but a batch of ``num_envs`` positions
         cut into each shard's games."""
         position = options.get("position") if isinstance(options, Mapping) else None
-        if self.num_workers == 1 or not hasattr(position, "take") or len(position) != self.num_envs:
+        if not hasattr(position, "take"):  # no position, or a single one: the same in every game
+            return [options] * self.num_workers
+        one = len(position) == 1 and self.rules.game == "smear"  # Smear's tables take a batch of one
+        if len(position) != self.num_envs and not one:
+            raise ValueError(
+                f"reset option 'position': a batch for this vector env holds {self.num_envs} positions "
+                f"(one per game), got {len(position)}"
+            )
+        if self.num_workers == 1 or one:
             return [options] * self.num_workers
         cuts = zip(self._bounds, self._bounds[1:])
         return [{**options, "position": position.take(np.arange(lo, hi))} for lo, hi in cuts]
