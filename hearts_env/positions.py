@@ -42,7 +42,7 @@ import numpy as np
 
 from hearts_env import cardsets
 from hearts_env.bits import EMPTY
-from hearts_env.cards import card_name, cards_of, parse_card
+from hearts_env.cards import SUIT_MASKS, card_name, cards_of, parse_card
 from hearts_env.families import family
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
@@ -266,12 +266,109 @@ def _seat(value: int | None, what: str, rules: Rules, default: int = -1) -> int:
     return int(value)
 
 
+TOTALS_LIMIT = 2**62
+"""The largest game total (either sign) or deal index a position may give: within int64, with
+room left for the deal's points."""
+_EXTRA_KEYS = ("uncounted", "set_aside")
+"""The engine fields :attr:`Position.extra` may give (card masks)."""
+
+
+def _int(value: Any, what: str, low: int, high: int, should: str) -> int:
+    """``value`` as a plain int in ``low..high``: ``TypeError`` for bools, floats and strings,
+    ``ValueError`` out of range, both naming ``what`` and what it ``should`` be."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be {should}, got {type(value).__name__} {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be {should}, got {value}")
+    return int(value)
+
+
+def _list(value: Any, what: str, length: int | None, should: str) -> Sequence[Any]:
+    """``value`` as a list or tuple (not a string) of ``length`` entries (None: any length)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"{what} must be {should}, got {type(value).__name__} {value!r}")
+    if length is not None and len(value) != length:
+        raise ValueError(f"{what} must be {should}, got {len(value)} entries: {value!r}")
+    return value
+
+
+def _names_per_seat(value: Any, what: str, p: int, allowed: Sequence[str], kind: str) -> None:
+    """A list per seat of distinct names from ``allowed`` (voids' suits, decision_log's names)."""
+    for seat, names in enumerate(_list(value, what, p, f"one list of {kind} per seat ({p} seats)")):
+        _list(names, f"{what}[{seat}]", None, f"a list of {kind}")
+        for name in names:
+            if not isinstance(name, str) or name not in allowed:
+                raise ValueError(f"{what}[{seat}]: {name!r} is not one of {', '.join(allowed)}")
+        if len(set(names)) != len(names):
+            raise ValueError(
+                f"{what}[{seat}] names {sorted(n for n in names if names.count(n) > 1)[0]!r} twice"
+            )
+
+
+def _check_fields(rules: Rules, pos: Position) -> None:
+    """Every field of ``pos`` of the right type and in range (before anything is built from it):
+    ``TypeError`` / ``ValueError`` naming the field, the value and what it should be. What the
+    fields say together is :func:`check_batch`'s."""
+    p, seats = rules.num_players, f"a seat 0..{rules.num_players - 1}"
+    if pos.hands is None:
+        raise TypeError(f"hands must give one list of cards per seat ({p} seats), got None")
+    for name in ("played", "taken", "passed", "received"):
+        value = getattr(pos, name)
+        if value is not None:
+            _list(value, name, p, f"one list of cards per seat ({p} seats)")
+    _list(pos.trick, "trick", None, "a list of cards (e.g. ['KS', 'AS'])")
+    for name in ("kitty", "stock", "carried"):
+        if getattr(pos, name) is not None:
+            _list(getattr(pos, name), name, None, "a list of cards or None")
+    if pos.tricks_won is not None:
+        _list(pos.tricks_won, "tricks_won", p, f"one count per seat ({p} seats)")
+        for seat, count in enumerate(pos.tricks_won):
+            _int(count, f"tricks_won[{seat}]", 0, rules.hand_size, f"a count of tricks 0..{rules.hand_size}")
+    for name in ("leader", "first_trick_winner", "bidder", "partner"):
+        if getattr(pos, name) is not None:
+            _int(getattr(pos, name), name, 0, p - 1, f"{seats} or None")
+    _int(pos.dealer, "dealer", 0, p - 1, seats)
+    _int(pos.deal_index, "deal_index", 0, TOTALS_LIMIT, "an int 0 or more (the deal's number in the game)")
+    top = rules.max_bid if rules.bidding == "auction" else 0
+    _int(pos.high_bid, "high_bid", 0, top, f"a bid 0..{top} ({rules.preset}'s bids; 0: none)")
+    if not isinstance(pos.penalty_suit, str) or len(pos.penalty_suit) != 1 or pos.penalty_suit not in _SUITS:
+        error = ValueError if isinstance(pos.penalty_suit, str) else TypeError
+        raise error(f"penalty_suit must be one of 'C', 'D', 'H', 'S', got {pos.penalty_suit!r}")
+    if pos.voids is not None:
+        _names_per_seat(pos.voids, "voids", p, tuple(_SUITS), "suits")
+    if pos.decision_log is not None:
+        _names_per_seat(pos.decision_log, "decision_log", p, rules.decisions or ("(none)",), "decisions")
+    if pos.totals is not None:
+        for seat, total in enumerate(_list(pos.totals, "totals", p, f"one score per seat ({p} seats)")):
+            _int(
+                total, f"totals[{seat}]", -TOTALS_LIMIT, TOTALS_LIMIT, "an int within ±2**62, the game score"
+            )
+    if not isinstance(pos.pass_direction, str) or pos.pass_direction not in PASS_DIRECTIONS:
+        error = ValueError if isinstance(pos.pass_direction, str) else TypeError
+        raise error(f"pass_direction must be one of {', '.join(PASS_DIRECTIONS)}, got {pos.pass_direction!r}")
+    if not isinstance(pos.extra, dict):
+        raise TypeError(f"extra must be a dict of {' and '.join(_EXTRA_KEYS)} masks, got {pos.extra!r}")
+    unknown = sorted(map(repr, set(pos.extra) - set(_EXTRA_KEYS)))
+    if unknown:
+        raise ValueError(
+            f"extra: unknown keys {', '.join(unknown)}: the known ones are {', '.join(_EXTRA_KEYS)}"
+        )
+    for key, mask in pos.extra.items():
+        _int(mask, f"extra[{key!r}]", 0, (1 << 64) - 1, "a card mask (an int 0..2**64-1)")
+        if mask & ~rules.deck_mask:
+            raise ValueError(
+                f"extra[{key!r}] holds cards not in the deck of {rules.preset}: "
+                f"{_names(mask & ~rules.deck_mask)}"
+            )
+
+
 def position_batch(rules: Rules, position: Position) -> PositionBatch:
     """:class:`Position` ``position`` of ``rules`` checked and as a batch of one (``ValueError``
     naming what is inconsistent)."""
     _refuse(rules)
     if not isinstance(position, Position):
         raise TypeError(f"a position must be a hearts_env.Position, got {type(position).__name__}")
+    _check_fields(rules, position)
     p, pos, two_decks = rules.num_players, position, rules.decks == 2
     hands, hands_hi = _per_seat(pos.hands, "hands", rules)
     played, played_hi = _per_seat(pos.played, "played", rules)
@@ -304,13 +401,13 @@ def position_batch(rules: Rules, position: Position) -> PositionBatch:
     for mask in hands + taken:
         everywhere |= mask
     kitty, kitty_hi = _words(pos.kitty, "kitty", rules)
-    if pos.kitty is None and two_decks:  # the copies found nowhere else
+    if pos.kitty is None and two_decks and rules.kitty_size:  # the copies found nowhere else
         rest = Counter({c: 2 for c in cards_of(int(rules.deck_mask))})
         rest -= Counter(trick_cards)
         for lo, hi in zip(hands + taken + [carried], hands_hi + taken_hi + [carried_hi], strict=True):
             rest -= Counter(cardsets.to_list(lo, hi))
         kitty, kitty_hi = cardsets.from_list(rest.elements())
-    elif pos.kitty is None and not rules.stock_size:
+    elif pos.kitty is None and rules.kitty_size:
         trick_mask = sum(1 << c for c in trick_cards)
         kitty = rules.deck_mask & ~(everywhere | trick_mask | stock_mask)
         if any(m >> c & 1 for m in taken for c in cards_of(kitty)):
@@ -321,8 +418,6 @@ def position_batch(rules: Rules, position: Position) -> PositionBatch:
         if pos.tricks_won is None
         else [int(t) for t in pos.tricks_won]
     )
-    if len(tricks_won) != p:
-        raise ValueError(f"tricks_won must give one count per seat ({p} seats), got {pos.tricks_won!r}")
     trick_number = sum(tricks_won)
     if two_decks:  # every seat plays a card to every trick, the cancelled ones too
         trick_number = (sum(map(_size, played, played_hi)) - len(trick_cards)) // p
@@ -341,30 +436,14 @@ def position_batch(rules: Rules, position: Position) -> PositionBatch:
             raise ValueError("give the leader: the seat that led the trick on the table (or leads next)")
         leader = -2  # the first leader of the rules (set_positions finds him)
     voids = 0
-    if pos.voids is not None:
-        if len(pos.voids) != p:
-            raise ValueError(f"voids must give one list of suits per seat ({p} seats), got {pos.voids!r}")
-        for seat, suits in enumerate(pos.voids):
-            for suit in suits:
-                if suit not in _SUITS:
-                    raise ValueError(f"voids[{seat}]: {suit!r} is not a suit (C, D, H, S)")
-                voids |= 1 << (4 * seat + _SUITS.index(suit))
+    for seat, suits in enumerate(pos.voids or ()):
+        for suit in suits:
+            voids |= 1 << (4 * seat + _SUITS.index(suit))
     totals = [0] * p if pos.totals is None else [int(t) for t in pos.totals]
-    if len(totals) != p:
-        raise ValueError(f"totals must give one score per seat ({p} seats), got {pos.totals!r}")
-    if pos.pass_direction not in PASS_DIRECTIONS:
-        raise ValueError(
-            f"pass_direction must be one of {', '.join(PASS_DIRECTIONS)}, got {pos.pass_direction!r}"
-        )
-    if pos.penalty_suit not in _SUITS:
-        raise ValueError(f"penalty_suit must be one of C, D, H, S, got {pos.penalty_suit!r}")
     log = [0] * p
-    if pos.decision_log is not None:
-        for seat, names in enumerate(pos.decision_log):
-            for name in names:
-                if name not in rules.decisions:
-                    raise ValueError(f"decision_log[{seat}]: {name!r} is not a decision of {rules.preset}")
-                log[seat] |= 1 << rules.decisions.index(name)
+    for seat, names in enumerate(pos.decision_log or ()):
+        for name in names:
+            log[seat] |= 1 << rules.decisions.index(name)
     stock = np.full((1, rules.stock_size), EMPTY, np.int64)
     stock_pos = 0
     if rules.stock_size:
@@ -406,27 +485,181 @@ def _names(mask: int) -> str:
     return ", ".join(card_name(c) for c in cards_of(mask)) or "none"
 
 
+_PER_SEAT = ("hands", "played", "taken", "tricks_won", "trick", "totals", "chosen", "received",
+             "decision_log", "hands_hi", "played_hi", "taken_hi", "chosen_hi", "received_hi")  # fmt: skip
+"""The (K, P) fields of a :class:`PositionBatch`; ``stock`` is (K, S) and the rest (K,)."""
+_CARD_SETS = ("hands", "played", "taken", "chosen", "received", "kitty", "carried")
+"""The card-set fields (``uint64`` masks, each with its ``*_hi`` word: ``carried_hi``, ``kitty_hi`` …)."""
+_UINT_FIELDS = (
+    frozenset(_CARD_SETS) | frozenset(_SECOND_WORDS) | {"voids", "decision_log", "uncounted", "set_aside"}
+)
+
+
+def _first_trick_rules(rules: Rules) -> bool:
+    """Whether the engine records who took the first trick (``first_trick_winner``): a kitty
+    goes with it, or the first trick has a rule of its own (``first_trick_all_penalty``)."""
+    return bool(rules.kitty_size) or rules.first_trick_all_penalty in ("not_counted", "to_lowest")
+
+
+def _check_arrays(rules: Rules, batch: PositionBatch) -> None:
+    """Every field of ``batch`` an array of the right dtype and shape, every value in range and
+    every field the rules have no use for at its neutral value (vectorised: this runs before
+    the per-position checks)."""
+    if not isinstance(batch, PositionBatch):
+        raise TypeError(f"positions must be a hearts_env.positions.PositionBatch, got {type(batch).__name__}")
+    p, s = rules.num_players, rules.stock_size
+    if not isinstance(batch.leader, np.ndarray) or batch.leader.ndim != 1:
+        raise TypeError(f"leader must be a (K,) int64 array, got {batch.leader!r}")
+    k = len(batch.leader)
+    for f in fields(PositionBatch):
+        value, name = getattr(batch, f.name), f.name
+        shape = (k, p) if name in _PER_SEAT else (k, s) if name == "stock" else (k,)
+        kind = "uint64" if name in _UINT_FIELDS else "float64" if name == "pool" else "int64"
+        if not isinstance(value, np.ndarray):
+            raise TypeError(
+                f"{name} must be a numpy array of {kind}, shape {shape}, got {type(value).__name__}"
+            )
+        ok = (
+            value.dtype == np.uint64
+            if kind == "uint64"
+            else value.dtype.kind in ("fiu" if kind == "float64" else "iu")
+        )
+        if not ok:
+            raise TypeError(f"{name} must be an array of {kind}, got dtype {value.dtype}")
+        if value.shape != shape:
+            raise ValueError(
+                f"{name} must have shape {shape} (K={k} positions, {p} seats), got {value.shape}"
+            )
+
+    def refuse(name: str, bad: np.ndarray, should: str) -> None:
+        if bad.any():
+            i = int(np.flatnonzero(bad.reshape(k, -1).any(axis=1))[0])
+            value = getattr(batch, name)[i]
+            shown = (
+                value.tolist() if value.ndim else (_names(int(value)) if value.dtype == np.uint64 else value)
+            )
+            where = f"position {i}: " if k > 1 else ""
+            raise ValueError(f"{where}{name} must be {should}, got {shown}")
+
+    def outside(name: str, low: int, high: int, should: str) -> None:
+        value = getattr(batch, name)
+        refuse(name, (value < low) | (value > high), should)
+
+    seats = f"a seat 0..{p - 1}"
+    outside("dealer", 0, p - 1, seats)
+    outside("leader", -2, p - 1, f"{seats} (-2: the rules' first leader, nothing played yet)")
+    refuse("leader", batch.leader == -1, f"{seats} (-2: the rules' first leader, nothing played yet)")
+    outside(
+        "trick_number",
+        0,
+        rules.hand_size - 1,
+        f"0..{rules.hand_size - 1} (the tricks played before this one)",
+    )
+    outside("tricks_won", 0, rules.hand_size, f"counts of tricks 0..{rules.hand_size}")
+    outside("deal_index", 0, TOTALS_LIMIT, "0 or more")
+    outside("totals", -TOTALS_LIMIT, TOTALS_LIMIT, "game scores within ±2**62")
+    refuse("pool", ~np.isfinite(batch.pool) | (batch.pool < 0), "a finite jackpot, 0 or more")
+    directions = [i for i, d in enumerate(PASS_DIRECTIONS)
+                  if d == "hold" or (rules.pass_count and not (d == "across" and p % 2))]  # fmt: skip
+    refuse("pass_direction", ~np.isin(batch.pass_direction, directions),
+           f"a direction index {directions} ({', '.join(PASS_DIRECTIONS[i] for i in directions)}) for "
+           f"{rules.preset} at {p} players")  # fmt: skip
+    # The decisions' fields: in range where the rules make the decision, else at the neutral value.
+    preset = rules.preset
+    for name, used, low, high, should, neutral in (
+        ("penalty_suit", rules.bidding == "auction", 0, 3, "a suit 0..3 (C, D, H, S)",
+         f"2 (hearts): {preset} names no penalty suit"),
+        ("high_bid", rules.bidding == "auction", 0, rules.max_bid, f"a bid 0..{rules.max_bid}",
+         f"0: {preset} has no bids"),
+        ("bidder", rules.bidding != "none", -1, p - 1, f"{seats} or -1",
+         f"-1: {preset} has no bids or declarations"),
+        ("partner", rules.bidding == "slam", -1, p - 1, f"{seats} or -1",
+         f"-1: {preset} has no silent partner"),
+        ("first_trick_winner", _first_trick_rules(rules), -1, p - 1, f"{seats} or -1",
+         f"-1: {preset} has no kitty or first-trick rule"),
+    ):  # fmt: skip
+        if used:
+            outside(name, low, high, should)
+        else:
+            outside(name, low if name != "penalty_suit" else 2, low if name != "penalty_suit" else 2, neutral)
+    outside("stock_pos", 0, s, f"0..{s} (the stock's cards drawn)")
+    stock_card = (batch.stock >= 0) & (batch.stock < rules.card_slots)
+    refuse(
+        "stock", ~stock_card & (batch.stock != EMPTY), f"cards 0..{rules.card_slots - 1} or EMPTY ({EMPTY})"
+    )
+    refuse("stock", ~stock_card & (np.arange(s)[None, :] >= batch.stock_pos[:, None]),
+           "cards from stock_pos on (the cards not drawn)")  # fmt: skip
+    trick_card = (batch.trick >= 0) & (batch.trick < rules.card_slots)
+    refuse(
+        "trick", ~trick_card & (batch.trick != EMPTY), f"cards 0..{rules.card_slots - 1} or EMPTY ({EMPTY})"
+    )
+    refuse(
+        "trick",
+        trick_card[:, 1:] & ~trick_card[:, :-1],
+        f"the cards in play order, EMPTY ({EMPTY}) after them",
+    )
+    refuse("trick", trick_card[:, -1], f"fewer than {p} cards (a full trick is over)")
+    deck = np.uint64(rules.deck_mask)
+    for name in _CARD_SETS + ("uncounted", "set_aside"):
+        refuse(name, (getattr(batch, name) & ~deck) != 0, f"cards of the deck of {rules.preset}")
+    decisions = np.uint64((1 << len(rules.decisions)) - 1)
+    refuse(
+        "decision_log",
+        (batch.decision_log & ~decisions) != 0,
+        f"bits of {rules.preset}'s {len(rules.decisions)} decisions ({', '.join(rules.decisions) or 'none'})",
+    )
+    refuse("voids", (batch.voids >> np.uint64(4 * p)) != 0, f"bits 4 * seat + suit of seats 0..{p - 1}")
+    if not rules.kitty_size:
+        refuse("kitty", batch.kitty != 0, f"empty: {rules.preset} has no kitty")
+    if rules.first_trick_all_penalty != "not_counted":
+        refuse("uncounted", batch.uncounted != 0, f"empty: {rules.preset} counts every card")
+    if rules.first_trick_all_penalty != "to_lowest":
+        refuse("set_aside", batch.set_aside != 0, f"empty: {rules.preset} sets no trick aside")
+    if rules.decks == 1:
+        for name in _SECOND_WORDS:
+            refuse(name, getattr(batch, name) != 0, f"empty: {rules.preset} plays one deck")
+    for name in _CARD_SETS:
+        lo, hi = getattr(batch, name), getattr(batch, f"{name}_hi" if name != "carried" else "carried_hi")
+        refuse(f"{name}_hi", (hi & ~lo) != 0, f"within {name} (the cards held twice are held once too)")
+
+
 def check_batch(rules: Rules, batch: PositionBatch) -> None:
-    """Raise ``ValueError`` naming the first inconsistency of the positions ``batch`` with
-    ``rules``: cards in two places or in none, hand sizes, tricks counted, the leader, the
-    kitty's taker. (The trick in progress is checked when it is played again.)"""
+    """Raise ``TypeError`` / ``ValueError`` naming the first inconsistency of the positions
+    ``batch`` with ``rules``, before anything is changed: a field of the wrong dtype or shape, a
+    value out of range or one the rules have no use for (a kitty where there is none, a bid
+    without bidding); cards in two places or in none, hand sizes, the trick's cards out of turn,
+    tricks counted and taken, the kitty's taker, the passed and received cards, voids in a suit
+    a seat holds, the first leader, the decisions logged. (Whether the rules allowed the trick's
+    cards is checked when it is played again.)"""
     _refuse(rules)
+    _check_arrays(rules, batch)
     p, k = rules.num_players, len(batch)
     deck = int(rules.deck_mask)
     for i in range(k):
         where = f"position {i}: " if k > 1 else ""
+        trick = [int(c) for c in batch.trick[i] if c != EMPTY]
+        if int(batch.leader[i]) == -2 and (trick or int(batch.trick_number[i])):
+            raise ValueError(
+                f"{where}leader must be a seat 0..{p - 1} once a card is played (-2, the rules' first "
+                "leader, is for a deal not begun)"
+            )
         if rules.decks == 2:
             _check_two_decks(rules, batch, i, where)
+            _check_common(rules, batch, i, where)
             continue
         hands = [int(m) for m in batch.hands[i]]
         played = [int(m) for m in batch.played[i]]
         taken = [int(m) for m in batch.taken[i]]
-        trick = [int(c) for c in batch.trick[i] if c != EMPTY]
+        if len(set(trick)) != len(trick):
+            raise ValueError(f"{where}the trick holds a card twice: {[card_name(c) for c in trick]}")
         trick_mask = sum(1 << c for c in trick)
         kitty, first = int(batch.kitty[i]), int(batch.first_trick_winner[i])
         stock_left = 0
         if rules.stock_size:
-            stock_left = sum(1 << int(c) for c in batch.stock[i, int(batch.stock_pos[i]) :])
+            left = [int(c) for c in batch.stock[i, int(batch.stock_pos[i]) :]]
+            if len(set(left)) != len(left):
+                raise ValueError(f"{where}the stock holds a card twice: {[card_name(c) for c in left]}")
+            stock_left = sum(1 << c for c in left)
         places: dict[int, list[str]] = {}
 
         def put(mask: int, name: str, places: dict[int, list[str]] = places) -> None:
@@ -513,14 +746,231 @@ def check_batch(rules: Rules, batch: PositionBatch) -> None:
                     f"{where}first_trick_winner {first} did not take the kitty ({_names(kitty)})"
                 )
         leader = int(batch.leader[i])
-        if leader != -2 and not 0 <= leader < p:
-            raise ValueError(f"{where}leader must be a seat 0..{p - 1}, got {leader}")
-        if trick and leader >= 0 and not played[leader] >> trick[0] & 1:
+        if trick and not played[leader] >> trick[0] & 1:
             raise ValueError(
                 f"{where}the trick was led by seat {leader}, who did not play {card_name(trick[0])}"
             )
-        if not rules.bidding and (int(batch.bidder[i]) >= 0 or int(batch.high_bid[i])):
-            raise ValueError(f"{where}{rules.preset} has no bids or declarations (bidder, high_bid)")
+        _check_one_deck(rules, batch, i, where, hands, played, taken, trick)
+        _check_common(rules, batch, i, where)
+
+
+def _check_one_deck(
+    rules: Rules, batch: PositionBatch, i: int, where: str, hands: list[int], played: list[int],
+    taken: list[int], trick: list[int],
+) -> None:  # fmt: skip
+    """:func:`check_batch`'s checks of position ``i`` (one deck) beyond where the cards are:
+    the trick's cards in seat order, the kitty's size, the first trick's record, the tricks won
+    against the cards taken, Domino Hearts' cards dealt and drawn."""
+    p, hand_size = rules.num_players, rules.hand_size
+    leader, trick_number = int(batch.leader[i]), int(batch.trick_number[i])
+    first, kitty, set_aside = int(batch.first_trick_winner[i]), int(batch.kitty[i]), int(batch.set_aside[i])
+    tricks_won = [int(t) for t in batch.tricks_won[i]]
+    domino = bool(rules.stock_size)
+    if not domino:  # Domino's turn skips the seats out of cards: only the lead is sure
+        for j, c in enumerate(trick):
+            seat = (leader + j) % p
+            if not played[seat] >> c & 1:
+                raise ValueError(
+                    f"{where}{card_name(c)} is card {j + 1} of the trick led by seat {leader}, so seat "
+                    f"{seat}'s, but is not in its played cards"
+                )
+    if rules.kitty_size and kitty.bit_count() != rules.kitty_size:
+        raise ValueError(
+            f"{where}the kitty holds {kitty.bit_count()} cards ({_names(kitty)}), not {rules.kitty_size}"
+        )
+    if _first_trick_rules(rules) and (first >= 0) != (trick_number > 0):
+        raise ValueError(
+            f"{where}first_trick_winner is {first} after {trick_number} tricks: the first trick's taker "
+            "once it is over, -1 before"
+        )
+    if set_aside and set_aside.bit_count() != p:
+        raise ValueError(f"{where}set_aside must be the first trick's {p} cards, got {_names(set_aside)}")
+    uncounted = int(batch.uncounted[i])
+    if uncounted and (first < 0 or uncounted & ~(taken[first] & rules.penalty_mask)):
+        raise ValueError(
+            f"{where}uncounted must be penalty cards that first_trick_winner ({first}) took, got "
+            f"{_names(uncounted)}"
+        )
+    for seat in range(p):
+        size, won = taken[seat].bit_count(), tricks_won[seat]
+        if domino:  # a trick holds a card of every seat still in: 2..P cards
+            if not won <= size <= p * won:
+                raise ValueError(
+                    f"{where}seat {seat} has taken {size} cards in {won} tricks (tricks_won): a trick holds "
+                    f"1..{p} cards"
+                )
+            continue
+        expect = p * won + (rules.kitty_size - set_aside.bit_count() if seat == first else 0)
+        if size != expect:
+            with_first = " with the kitty" if rules.kitty_size and seat == first else ""
+            raise ValueError(
+                f"{where}seat {seat} has taken {size} cards but won {won} tricks (tricks_won): {p} cards a "
+                f"trick{with_first} make {expect}"
+            )
+    if domino:
+        drawn = int(batch.stock_pos[i])
+        dealt = sum(h.bit_count() + q.bit_count() for h, q in zip(hands, played, strict=True))
+        if dealt != p * hand_size + drawn:
+            raise ValueError(
+                f"{where}the seats hold and have played {dealt} cards: {p} hands of {hand_size} and the "
+                f"{drawn} cards drawn from the stock (stock_pos) make {p * hand_size + drawn}"
+            )
+        for seat in range(p):
+            most = trick_number + any(played[seat] >> c & 1 for c in trick)
+            if played[seat].bit_count() > most:
+                raise ValueError(
+                    f"{where}seat {seat} has played {played[seat].bit_count()} cards: one a trick, after "
+                    f"{trick_number} tricks and the trick on the table, is at most {most}"
+                )
+        if not trick and not hands[leader]:
+            raise ValueError(f"{where}seat {leader} leads but holds no card (leader)")
+
+
+def _held(batch: PositionBatch, i: int, seat: int) -> Counter:
+    """The cards seat ``seat`` of position ``i`` held at the start of play (its hand and the
+    cards it has played; Domino's draws too), each copy counted."""
+    return Counter(cardsets.to_list(int(batch.hands[i, seat]), int(batch.hands_hi[i, seat]))) + Counter(
+        cardsets.to_list(int(batch.played[i, seat]), int(batch.played_hi[i, seat]))
+    )
+
+
+def _check_common(rules: Rules, batch: PositionBatch, i: int, where: str) -> None:
+    """:func:`check_batch`'s checks of position ``i`` for one deck or two: the exchange, the
+    voids, the first leader and the decisions."""
+    p = rules.num_players
+    held = [_held(batch, i, seat) for seat in range(p)]
+    _check_exchange(rules, batch, i, where, held)
+    voids = int(batch.voids[i])
+    for seat in range(p):
+        for suit in range(4):
+            shown = voids >> (4 * seat + suit) & 1
+            if shown and int(batch.hands[i, seat]) & SUIT_MASKS[suit]:
+                raise ValueError(
+                    f"{where}voids: seat {seat} is void in {_SUITS[suit]} but holds "
+                    f"{_names(int(batch.hands[i, seat]) & SUIT_MASKS[suit])}"
+                )
+    leader, bidder, dealer = int(batch.leader[i]), int(batch.bidder[i]), int(batch.dealer[i])
+    if not int(batch.trick_number[i]) and leader >= 0 and not (rules.stock_size and int(batch.stock_pos[i])):
+        if rules.bidding in ("auction", "slam") and bidder >= 0:
+            expect, who = bidder, "the bidder"
+        elif rules.first_lead == "eldest":
+            expect, who = (dealer + 1) % p, f"eldest hand (the dealer {dealer}'s left)"
+        else:
+            clubs = sum(1 << c for c in set().union(*held)) & SUIT_MASKS[0]
+            lowest = clubs & -clubs
+            holders = [seat for seat in range(p) if lowest and held[seat][lowest.bit_length() - 1]]
+            expect = min(holders, key=lambda seat: (seat - dealer - 1) % p) if holders else 0
+            who = f"the holder of {_names(lowest)}, the lowest club"
+            if rules.decks == 2 and leader in holders:  # either copy's holder (a world's dealer is not known)
+                expect = leader
+        if leader != expect:
+            raise ValueError(
+                f"{where}leader {leader} leads the first trick, but {who} leads it: seat {expect}"
+            )
+    _check_decisions(rules, batch, i, where, held)
+
+
+def _check_exchange(rules: Rules, batch: PositionBatch, i: int, where: str, held: list[Counter]) -> None:
+    """The passed (``chosen``) and received cards of position ``i``: none without a pass. With
+    one, a record is optional (a search world knows only the observer's; empty: not recorded),
+    but a record given is ``pass_count`` cards, a seat's received cards are those its passer
+    passed, and they are held (or played) by the receiver and no longer by the passer (unless
+    the other copy came back)."""
+    p, direction = rules.num_players, PASS_DIRECTIONS[int(batch.pass_direction[i])]
+
+    def cards(name: str, seat: int) -> Counter:
+        lo, hi = getattr(batch, name)[i, seat], getattr(batch, f"{name}_hi")[i, seat]
+        return Counter(cardsets.to_list(int(lo), int(hi)))
+
+    passed, received = [cards("chosen", s) for s in range(p)], [cards("received", s) for s in range(p)]
+    if direction == "hold":
+        if any(passed) or any(received):
+            raise ValueError(
+                f"{where}pass_direction is hold: nobody passed, so chosen and received must be empty"
+            )
+        return
+    offset = rules.pass_offset(direction)
+    for seat in range(p):
+        target, sent = (seat + offset) % p, passed[seat]
+        for name, record in (("passed", sent), ("received", received[seat])):
+            if record and record.total() != rules.pass_count:
+                raise ValueError(
+                    f"{where}seat {seat} {name} {record.total()} cards ({_copies(record)}): "
+                    f"{rules.preset} passes {rules.pass_count}"
+                )
+        if sent and received[target] and received[target] != sent:
+            raise ValueError(
+                f"{where}seat {seat} passed {_copies(sent)} {direction} to seat {target}, who received "
+                f"{_copies(received[target])}"
+            )
+        for name, record, owner in (("received", received[seat], seat), ("passed", sent, target)):
+            if record - held[owner]:
+                raise ValueError(
+                    f"{where}seat {seat} {name} {_copies(record - held[owner])}, but seat {owner} neither "
+                    "holds nor has played it"
+                )
+        dealt = held[seat] - received[seat] + sent
+        twice = Counter({c: n - rules.decks for c, n in dealt.items() if n > rules.decks})
+        if twice:
+            raise ValueError(f"{where}seat {seat} passed {_copies(twice)} but still holds or has played it")
+
+
+def _check_decisions(rules: Rules, batch: PositionBatch, i: int, where: str, held: list[Counter]) -> None:
+    """The decisions logged in position ``i`` against the bidder, the bid, the named suit and
+    the silent partner they made (a log is optional; what it says must hold)."""
+    p, names = rules.num_players, rules.decisions
+    logs = [
+        {names[b] for b in range(len(names)) if int(batch.decision_log[i, seat]) >> b & 1}
+        for seat in range(p)
+    ]
+    bidder, high_bid = int(batch.bidder[i]), int(batch.high_bid[i])
+    for seat, log in enumerate(logs):
+        late = sorted(log & {"moon:add", "moon:subtract"})
+        if late:
+            raise ValueError(
+                f"{where}decision_log[{seat}] holds {', '.join(late)}: the shooter decides after the last "
+                "trick, not in play"
+            )
+    if rules.bidding in ("general", "slam"):
+        declared = [seat for seat in range(p) if rules.bidding in logs[seat]]
+        if declared and declared != [bidder]:
+            raise ValueError(
+                f"{where}decision_log: seats {declared} declared {rules.bidding} and the bidder is {bidder}: "
+                "the first declaration closes the round, its maker is the bidder"
+            )
+    if rules.bidding == "auction":
+        if (bidder >= 0) != (high_bid > 0):
+            raise ValueError(
+                f"{where}bidder {bidder} with high_bid {high_bid}: the auction's winner and his bid go "
+                "together"
+            )
+        bids = [(int(name[4:]), seat) for seat in range(p) for name in logs[seat] if name.startswith("bid:")]
+        for seat in range(p):
+            made = [name for name in logs[seat] if name == "pass" or name.startswith("bid:")]
+            if len(made) > 1:
+                raise ValueError(f"{where}decision_log[{seat}]: {sorted(made)}, but each seat bids once")
+        if bids and max(bids) != (high_bid, bidder):
+            top, seat = max(bids)
+            raise ValueError(
+                f"{where}decision_log: the highest bid is seat {seat}'s {top}, but bidder is {bidder} and "
+                f"high_bid {high_bid}"
+            )
+        named = [(seat, name) for seat in range(p) for name in logs[seat] if name.startswith("suit:")]
+        suit = f"suit:{_SUITS[int(batch.penalty_suit[i])]}"
+        if named and named != [(bidder, suit)]:
+            raise ValueError(
+                f"{where}decision_log: {named} named the suit, but the bidder {bidder} names it and the "
+                f"penalty suit is {suit[5:]}"
+            )
+    if rules.bidding == "slam":
+        partner, ten = int(batch.partner[i]), parse_card("TD")
+        holders = [seat for seat in range(p) if held[seat][ten]]
+        expect = holders[0] if bidder >= 0 and holders and holders[0] != bidder else -1
+        if partner != expect:
+            raise ValueError(
+                f"{where}partner must be {expect} (the holder of TD when the bidder {bidder} is another "
+                f"seat, else -1), got {partner}"
+            )
 
 
 def _copies(cards: Counter) -> str:
@@ -587,12 +1037,6 @@ def _check_two_decks(rules: Rules, batch: PositionBatch, i: int, where: str) -> 
         raise ValueError(
             f"{where}copies in no hand, trick, taken pile, carried cards or kitty: {_copies(deck - found)}"
         )
-    if trick and not 0 <= leader < p:
-        raise ValueError(
-            f"{where}give the leader (a seat 0..{p - 1}) of the trick on the table, got {leader}"
-        )
-    if leader != -2 and not 0 <= leader < p:
-        raise ValueError(f"{where}leader must be a seat 0..{p - 1}, got {leader}")
     for seat in range(p):
         twice = (hands[seat] + played[seat]) - deck
         if twice:
