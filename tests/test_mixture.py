@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import json
 import shutil
 from collections import Counter
 
@@ -173,8 +174,8 @@ def test_bad_settings_are_refused(tmp_path):
 
 def test_kill_stops_a_background_run_as_ctrl_c_does(tmp_path):
     """A run started in the background of a script (SIGINT ignored, as the shell leaves it; the
-    command listens to it again) and stopped with ``kill`` keeps its last checkpoint and says it
-    was interrupted."""
+    command listens to it again) and stopped with ``kill`` keeps its last checkpoint, says in one
+    line what it holds and exits 143."""
     import signal
     import subprocess
     import sys
@@ -201,10 +202,13 @@ def test_kill_stops_a_background_run_as_ctrl_c_does(tmp_path):
     finally:
         if child.poll() is None:
             child.kill()
-    assert child.returncode == 130, out
-    assert '"stopped": "interrupted (Ctrl-C)"' in out
+    assert child.returncode == 143, out  # 128 + SIGTERM, in one line saying what the checkpoint holds
     saved = agents.ppo.load_file(run / "checkpoint.pt", "a mixture checkpoint")
-    assert saved["progress"]["iteration"] >= 1
+    done = saved["progress"]["iteration"]
+    assert done >= 1
+    kept = f"interrupted (SIGTERM); the checkpoint holds iteration {done} "
+    assert out.splitlines()[-1].startswith(f"python -m training.mixture: {kept}"), out
+    assert json.loads((run / "summary.json").read_text())["stopped"] == "interrupted (SIGTERM)"
 
 
 def test_moon_decisions_are_the_shooters_own_in_deals_that_ended():

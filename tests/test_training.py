@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
+import signal
 from dataclasses import replace
 from pathlib import Path
 
@@ -523,10 +525,12 @@ def test_ctrl_c_keeps_the_last_checkpoint_and_resume_goes_on_as_if_uninterrupted
 
     monkeypatch.setattr(training.ppo, "update", interrupted)
     split = replace(whole, run_dir=str(tmp_path / "split"))
-    summary = train(split)
-    kept = "interrupted (Ctrl-C); the checkpoint holds iteration 2 (2,048 decisions)"
-    assert summary["stopped"].startswith(kept)
-    assert "resume_command" in summary
+    with pytest.raises(KeyboardInterrupt) as stop:  # the command's one line and exit status say it
+        train(split)
+    kept = "the checkpoint holds iteration 2 (2,048 decisions); the same command with --resume continues"
+    assert stop.value.kept == kept and stop.value.signum == signal.SIGINT
+    summary = json.loads((tmp_path / "split" / "summary.json").read_text())
+    assert summary["stopped"] == f"interrupted (Ctrl-C); {kept}" and "resume_command" in summary
     monkeypatch.setattr(training.ppo, "update", real)
     assert train(replace(split, resume=True))["iterations"] == 4
     ours, theirs = rows(tmp_path / "whole" / "train.csv"), rows(tmp_path / "split" / "train.csv")

@@ -65,6 +65,10 @@ class Args:
     """Continue the run saved in ``run_dir`` (only :data:`RESUMABLE_CHANGES` may differ): the
     budgets and how the run is played and watched (minutes, total_decisions, device, threads, the
     eval and checkpoint settings, progress, tensorboard, ray, obs_format, precision)."""
+    overwrite: bool = False
+    """Start a new run in ``run_dir`` even where it holds a run's files: they are removed first (the
+    run's own files alone, :data:`training.run_folder.RUN_FILES`; nothing else in the folder). Without
+    it, a folder holding a run's files is refused (``--resume`` continues one with a checkpoint)."""
     device: str = "auto"
     """``auto`` (CUDA when present), ``cpu``, ``cuda``, ``cuda:1`` …"""
     threads: int = 1
@@ -177,10 +181,12 @@ class Args:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}")
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {self.reward!r}")
-        for name in ("resume", "progress", "tensorboard"):
+        for name in ("resume", "overwrite", "progress", "tensorboard"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
             setattr(self, name, bool(getattr(self, name)))
+        if self.resume and self.overwrite:
+            raise ValueError("resume continues the run in run_dir, overwrite removes it: give one, not both")
         if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):
             raise TypeError(f"options must be a dict of rule option names to values, got {self.options!r}")
         self.options = dict(self.options)
@@ -195,6 +201,11 @@ class Args:
                 continue
             if not isinstance(specs, (tuple, list)) or not all(isinstance(x, str) for x in specs):
                 raise TypeError(f"{name} must be a tuple of agent specs such as ('strategy',), got {specs!r}")
+            if not specs:  # an empty list is never what was meant: the family's are None's
+                raise ValueError(
+                    f"{name} needs at least one agent spec such as ('strategy',) (None: the game "
+                    f"family's), got {tuple(specs)!r}"
+                )
             for spec in specs:
                 agents.parse_spec(spec)  # ValueError naming an unknown agent or a bad parameter
             setattr(self, name, tuple(absolute_spec(spec) for spec in specs))  # a file's path: absolute
@@ -243,7 +254,7 @@ None starts no further imitation iteration: the warm start brings the policy nea
 the first few million decisions, and three quarters of any run are left to PPO."""
 
 RESUMABLE_CHANGES = (
-    "minutes", "total_decisions", "run_dir", "resume", "device", "threads",
+    "minutes", "total_decisions", "run_dir", "resume", "overwrite", "device", "threads",
     "eval_every", "eval_deals", "eval_opponents", "checkpoint_every", "progress", "tensorboard",
     "ray", "ray_actors", "obs_format", "precision",
 )  # fmt: skip
@@ -334,10 +345,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 LISTS = {
     "hidden": comma_list(positive_int, "layer width"),
-    "opponents": comma_list(agent_spec, "agent spec", allow_empty=True),
-    "eval_opponents": comma_list(agent_spec, "agent spec", allow_empty=True),
+    "opponents": comma_list(agent_spec, "agent spec"),
+    "eval_opponents": comma_list(agent_spec, "agent spec"),
 }
-"""The flag type of each list setting (``A,B``; an empty agent list: none)."""
+"""The flag type of each list setting (``A,B``; an empty list is refused: left out, an agent list
+is the game family's)."""
 KINDS = {"num_players": positive_int, "teacher": agent_spec}
 """The flag type of the settings that are neither numbers (:data:`NUMBERS`) nor lists nor text."""
 
@@ -365,7 +377,7 @@ def to_argv(args: Args, game: str | None = None) -> list[str]:
         resolve_family(defaults, game)
     for f in fields(Args):
         value, default = getattr(args, f.name), getattr(defaults, f.name)
-        if value == default or f.name in ("resume", "progress"):
+        if value == default or f.name in ("resume", "overwrite", "progress"):
             continue
         if f.name == "options":
             out += [

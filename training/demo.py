@@ -4,7 +4,10 @@
 policy for a few minutes (:mod:`training.ppo`: imitation of ``strategy`` for the first quarter,
 then PPO; its learning curve in ``run_dir``), then plays a duplicate tournament of {the fresh
 policy, the shipped one, ``strategy``, ``random``} and prints the table; the results, a CSV and a
-chart are written beside it (``tournament.*``). A previous demo in ``run_dir`` is replaced.
+chart are written beside it (``tournament.*``). A previous demo in ``run_dir`` is replaced: its
+files alone (the run's, :data:`training.run_folder.RUN_FILES`, and ``tournament.*``), never
+anything else in the folder; the demo holds the folder (:class:`hearts_env.files.OutputLock`)
+from start to end, so a second demo in it is refused at once.
 
 The training's evaluations and the tournament's pairs measure the same thing (a − b: mean points
 a deal over duplicate deals) at different tables: an evaluation seats the policy with copies of
@@ -18,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,6 +34,7 @@ from evaluation.flags import (
     positive_int,
     run_command,
 )
+from hearts_env.files import OutputLock
 from training.ppo import Args, train
 from training.summary import evaluation_text, phases_text
 
@@ -51,15 +54,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _demo(options: argparse.Namespace) -> int:
+    run = options.run_dir
+    with OutputLock(run, "the demo folder", folder=True) as lock:
+        for name in TOURNAMENT_FILES:  # the last demo's; the run's own go with --overwrite
+            (run / name).unlink(missing_ok=True)
+        args = Args(
+            preset="hearts", num_players=4, minutes=options.minutes, run_dir=str(run), seed=options.seed,
+            eval_every=2_000_000, overwrite=True,
+        )  # fmt: skip
+        return _train_and_play(options, run, train(args, lock=lock))
+
+
+TOURNAMENT_FILES = ("tournament.json", "tournament.csv", "tournament.png")
+"""The demo's own files beside the run's."""
+
+
+def _train_and_play(options: argparse.Namespace, run: Path, summary: dict) -> int:
+    """The demo's report of the training (``summary``) and its tournament, in ``run``."""
     from evaluation.duplicate import Tournament, TournamentConfig, format_report, write_csv, write_png
 
-    run = options.run_dir
-    shutil.rmtree(run, ignore_errors=True)
-    args = Args(
-        preset="hearts", num_players=4, minutes=options.minutes, run_dir=str(run), seed=options.seed,
-        eval_every=2_000_000,
-    )  # fmt: skip
-    summary = train(args)
     fresh = f"ppo:checkpoint={summary['policy']}"
     minutes = f"{options.minutes:g} min" if math.isfinite(options.minutes) else "no time limit"
     labels = {fresh: f"ppo (fresh, {minutes})", "ppo": "ppo (shipped)"}

@@ -1,17 +1,82 @@
-"""What a run reports as it goes: ``train.csv`` and ``eval.csv``, TensorBoard, the progress bar
-(:class:`Logs`) and the learning-curve plots (:func:`plot_learning_curve`, and a universal
-network's :func:`plot_mixture_curve`)."""
+"""What a run reports as it goes: ``train.csv`` and ``eval.csv`` (:class:`CsvLog`), TensorBoard,
+the progress bar (:class:`Logs`) and the learning-curve plots (:func:`plot_learning_curve`, and a
+universal network's :func:`plot_mixture_curve`). The CSVs and plots are written whole and
+atomically (:func:`hearts_env.files.write_atomic`): a kill never leaves half a row or half a
+picture."""
 
 from __future__ import annotations
 
 import csv
+import io
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from hearts_env.files import write_atomic
 from training.config import Args
+
+
+class CsvLog:
+    """A CSV file of a run, kept in memory and rewritten whole and atomically at each
+    :meth:`add`, so that the file on disk always holds whole rows.
+
+    ``columns``: the header (a row's other keys are left out); None: every key met, in the order
+    met. ``resume_from``: continue the file already at ``path``, keeping its rows up to that
+    iteration (the checkpoint's; the resumed run writes the later ones again, exactly)."""
+
+    def __init__(
+        self, path: Path, columns: Sequence[str] | None = None, resume_from: int | None = None
+    ) -> None:
+        self.path = path
+        self.fixed = columns is not None
+        self.columns = list(columns or [])
+        self.rows: list[dict[str, Any]] = []
+        if resume_from is not None and path.exists():
+            with path.open(newline="") as f:
+                reader = csv.DictReader(f)
+                if not self.fixed:
+                    self.columns = list(reader.fieldnames or [])
+                for line, row in enumerate(reader, start=2):
+                    try:
+                        iteration = int(row["iteration"])
+                    except (KeyError, TypeError, ValueError):
+                        raise ValueError(
+                            f"{path} line {line}: iteration {row.get('iteration')!r} is not a whole number; "
+                            "mend or remove the line, then resume again"
+                        ) from None
+                    if iteration <= resume_from:
+                        self.rows.append(row)
+            self._write()
+
+    def add(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Append ``rows`` and rewrite the file."""
+        if not rows:
+            return
+        if not self.fixed:
+            for row in rows:
+                self.columns += [key for key in row if key not in self.columns]
+        self.rows.extend(rows)
+        self._write()
+
+    def _write(self) -> None:
+        text = io.StringIO()
+        writer = csv.DictWriter(text, fieldnames=self.columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(self.rows)
+        write_atomic(self.path, text.getvalue())
+
+
+def save_figure(fig: Any, path: Path) -> None:
+    """Save a matplotlib figure as a PNG at ``path``, atomically, and close it."""
+    import matplotlib.pyplot as plt
+
+    try:
+        write_atomic(path, lambda partial: fig.savefig(partial, format="png", dpi=110))
+    finally:
+        plt.close(fig)
 
 
 def plot_learning_curve(
@@ -71,9 +136,7 @@ def plot_learning_curve(
     if ax.get_legend_handles_labels()[0]:
         ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def plot_mixture_curve(
@@ -114,9 +177,7 @@ def plot_mixture_curve(
     ax.set_title(title)
     ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def curve_title(preset: str, num_players: int, imitated: int, decisions: int) -> str:
@@ -132,7 +193,8 @@ def curve_title(preset: str, num_players: int, imitated: int, decisions: int) ->
 
 
 class Logs:
-    """CSV files (rewritten up to the checkpoint on resume), TensorBoard and the progress bar."""
+    """The CSV files (:class:`CsvLog`: cut back to the checkpoint on resume), TensorBoard and the
+    progress bar."""
 
     TRAIN = ["iteration", "decisions", "samples", "elapsed_s", "decisions_per_s", "phase", "pg_loss",
              "v_loss", "entropy", "approx_kl", "clipfrac", "explained_var"]  # fmt: skip
@@ -142,16 +204,9 @@ class Logs:
     def __init__(self, run: Path, args: Args, iteration: int, decisions: int) -> None:
         self.run = run
         self.args = args
-        for name, columns in (("train.csv", self.TRAIN), ("eval.csv", self.EVAL)):
-            path = run / name
-            kept = []
-            if path.exists() and args.resume:
-                with path.open() as f:
-                    kept = [row for row in csv.DictReader(f) if int(row["iteration"]) <= iteration]
-            with path.open("w", newline="") as f:
-                writer = csv.DictWriter(f, fieldnames=columns)
-                writer.writeheader()
-                writer.writerows(kept)
+        kept = iteration if args.resume else None
+        self.losses = CsvLog(run / "train.csv", self.TRAIN, kept)
+        self.evaluations = CsvLog(run / "eval.csv", self.EVAL, kept)
         self.writer = None
         if args.tensorboard:
             from torch.utils.tensorboard import SummaryWriter
@@ -173,13 +228,9 @@ class Logs:
         """Name the progress bar after the phase the run is in."""
         self.bar.set_description(self.phase_label(phase), refresh=False)
 
-    def _append(self, name: str, columns: list[str], rows: list[dict[str, Any]]) -> None:
-        with (self.run / name).open("a", newline="") as f:
-            csv.DictWriter(f, fieldnames=columns, extrasaction="ignore").writerows(rows)
-
     def train(self, row: dict[str, Any]) -> None:
         """One iteration's losses."""
-        self._append("train.csv", self.TRAIN, [row])
+        self.losses.add([row])
         if self.writer:
             for key in self.TRAIN[4:]:
                 if isinstance(row.get(key), float):
@@ -187,7 +238,7 @@ class Logs:
 
     def evaluation(self, rows: list[dict[str, Any]]) -> None:
         """One evaluation's results."""
-        self._append("eval.csv", self.EVAL, rows)
+        self.evaluations.add(rows)
         if self.writer:
             for row in rows:
                 self.writer.add_scalar(f"eval/diff_vs_{row['opponent']}", row["diff"], row["decisions"])

@@ -59,9 +59,9 @@ Shipping: ``cp runs/universal-hearts/policy.pt agents/checkpoints/universal-hear
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import json
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -72,10 +72,11 @@ import numpy as np
 import torch
 
 import agents
-from agents.ppo import PolicyValueNet, load_file, save_atomic, universal_policy_file
+from agents.ppo import PolicyValueNet, load_file, universal_policy_file
 from agents.shipped import shipped_path
-from evaluation.flags import ArgumentParser, add_debug, run_command
+from evaluation.flags import ArgumentParser, Interrupted, add_debug, comma_list, run_command, signal_of
 from hearts_env.families import FAMILIES, family_of
+from hearts_env.files import write_json
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
 from hearts_env.rules import Rules
 from hearts_env.table import Table
@@ -83,9 +84,10 @@ from hearts_env.universal import universal_view, vocabulary
 from training.config import Args, add_arguments, args_from, family_setting, imitating, resolve_family
 from training.device import inference_copy, pick_device, resolve_precision
 from training.evaluate import evaluate
-from training.logs import plot_mixture_curve
+from training.logs import CsvLog, plot_mixture_curve
 from training.ppo import advantages, update
 from training.rollout import League, Rollout, collect, moon_decisions, reward_scale
+from training.run_folder import interrupted_text, open_run, save_torch
 
 MIXTURE_FORMAT = "hearts-env-mixture-checkpoint/1"
 """``format`` of a mixture run's checkpoint."""
@@ -204,7 +206,12 @@ class MixtureSettings:
 
 def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
     """Train (or, with ``args.resume``, continue) one universal network of ``mix.family``; returns
-    a summary of the run."""
+    a summary of the run.
+
+    The run folder is checked and held as :func:`training.ppo.train`'s
+    (:func:`training.run_folder.open_run`: no run file of another run is overwritten, one run at a
+    time). Ctrl-C (or SIGTERM in a command) keeps the last checkpoint, writes the summary and
+    raises :class:`evaluation.flags.Interrupted`, saying what the checkpoint holds."""
     args.validate()
     game = family_of(mix.family).name
     resolve_family(args, game)
@@ -240,18 +247,25 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
     for name in eval_presets:
         if name not in family_presets:
             raise ValueError(f"--eval-presets: {name!r} is not a {game} preset")
-    vocab = vocabulary(game)
     device = pick_device(args.device)
     dtype = resolve_precision(args.precision, device)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
     run = Path(args.run_dir or f"runs/universal-{game}")
-    run.mkdir(parents=True, exist_ok=True)
+    lock = open_run(run, args.resume, args.overwrite)
+    try:
+        return _train_mixture(args, mix, game, distill_configs, eval_presets, device, dtype, run)
+    finally:
+        lock.release()
+
+
+def _train_mixture(
+    args: Args, mix: MixtureSettings, game: str, distill_configs: tuple[tuple[str, int], ...],
+    eval_presets: tuple[str, ...], device: torch.device, dtype: torch.dtype, run: Path,
+) -> dict[str, Any]:  # fmt: skip
+    """:func:`train_mixture` in the run folder ``run``, held, its settings checked."""
+    vocab = vocabulary(game)
     checkpoint_path, policy_path = run / "checkpoint.pt", run / "policy.pt"
-    if checkpoint_path.exists() and not args.resume:
-        raise FileExistsError(
-            f"{run} holds a run already: pass --resume to continue it, or choose another --run-dir"
-        )
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     net = PolicyValueNet(vocab.size, vocab.num_actions, args.hidden).to(device)
@@ -267,7 +281,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         "evals": [],
     }
     settings = {**{k: v for k, v in dataclasses.asdict(args).items() if k not in _BUDGETS}, **_plain(mix)}
-    if args.resume and checkpoint_path.exists():
+    if args.resume:  # open_run has made sure the checkpoint is there
         saved = load_file(checkpoint_path, "a mixture checkpoint")
         if not isinstance(saved, dict) or saved.get("format") != MIXTURE_FORMAT:
             raise ValueError(f"{checkpoint_path} is not a mixture checkpoint ({MIXTURE_FORMAT})")
@@ -289,10 +303,14 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
 
     def save_policy() -> None:
         info = dict(trained, decisions=progress["decisions"], minutes=round(progress["elapsed_s"] / 60, 2))
-        save_atomic(universal_policy_file(net, game, info), policy_path)
+        save_torch(universal_policy_file(net, game, info), policy_path)
+
+    saved_at = {"iteration": progress["iteration"], "decisions": progress["decisions"]}
+    kept = progress["iteration"] if args.resume else None
+    losses, evaluations = CsvLog(run / "train.csv", None, kept), CsvLog(run / "eval.csv", None, kept)
 
     def save_checkpoint() -> None:
-        save_atomic(
+        save_torch(
             {
                 "format": MIXTURE_FORMAT,
                 "settings": settings,
@@ -306,6 +324,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
             checkpoint_path,
         )
         save_policy()
+        saved_at.update(iteration=progress["iteration"], decisions=progress["decisions"])
 
     def run_evaluation() -> None:
         save_policy()
@@ -325,7 +344,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
                     }
                 )
         progress["evals"].extend(rows)
-        _append_csv(run / "eval.csv", rows)
+        evaluations.add(rows)
         plot_mixture_curve(
             progress["evals"],
             f"universal {game} network: {progress['decisions']:,} decisions",
@@ -402,7 +421,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         return buf.size
 
     started = time.perf_counter()
-    stopped = "the time budget"
+    stopped, stop = "the time budget", None
     try:
         while progress["elapsed_s"] < 60 * args.minutes and not (
             args.total_decisions and progress["decisions"] >= args.total_decisions
@@ -484,8 +503,7 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
             if distill_games:
                 progress["distilled"] = progress.get("distilled", 0) + distilled
             progress["elapsed_s"] += seconds
-            _append_csv(
-                run / "train.csv",
+            losses.add(
                 [
                     {
                         "iteration": progress["iteration"],
@@ -522,9 +540,11 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
             if progress["iteration"] % args.checkpoint_every == 0:
                 save_checkpoint()
         run_evaluation()
-    except KeyboardInterrupt:
-        stopped = "interrupted (Ctrl-C)"
-    save_checkpoint()
+        save_checkpoint()
+    except KeyboardInterrupt as error:  # mid-iteration: the last checkpoint, whole, is what --resume reads
+        stop = error
+        how = "Ctrl-C" if signal_of(error) == signal.SIGINT else signal.Signals(signal_of(error)).name
+        stopped = f"interrupted ({how})"
     summary = {
         "family": game,
         "run_dir": str(run),
@@ -538,7 +558,9 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         "checkpoint": str(checkpoint_path),
         "evaluation": [e for e in progress["evals"] if e["iteration"] == progress["iteration"]],
     }
-    (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    write_json(run / "summary.json", summary)
+    if stop is not None:
+        raise Interrupted(signal_of(stop), kept=interrupted_text(run, **saved_at)) from stop
     return summary
 
 
@@ -567,6 +589,7 @@ _BUDGETS = (
     "total_decisions",
     "run_dir",
     "resume",
+    "overwrite",
     "device",
     "threads",
     "eval_every",
@@ -616,39 +639,27 @@ def _distill_configs(
     return tuple(configs)
 
 
-def _append_csv(path: Path, rows: list[dict[str, Any]]) -> None:
-    if not rows:
-        return
-    new = not path.exists()
-    with path.open("a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        if new:
-            writer.writeheader()
-        writer.writerows(rows)
+def _config(item: str) -> tuple[str, int]:
+    preset, _, n = item.rpartition("-")
+    if not preset or not n.rstrip("p").isdigit():
+        raise argparse.ArgumentTypeError(f"a configuration is PRESET-N such as hearts-4, got {item!r}")
+    return preset, int(n.rstrip("p"))
 
 
-def _configs(text: str) -> tuple[tuple[str, int], ...]:
-    out = []
-    for item in filter(None, (x.strip() for x in text.split(","))):
-        preset, _, n = item.rpartition("-")
-        if not preset or not n.rstrip("p").isdigit():
-            raise argparse.ArgumentTypeError(f"a configuration is PRESET-N such as hearts-4, got {item!r}")
-        out.append((preset, int(n.rstrip("p"))))
-    return tuple(out)
+def _weight(item: str) -> tuple[str, float]:
+    preset, _, w = item.partition("=")
+    try:
+        weight = float(w)
+    except ValueError:
+        weight = -1.0
+    if not preset or not weight > 0 or not np.isfinite(weight):
+        raise argparse.ArgumentTypeError(f"a weight is PRESET=W, W > 0, such as hearts=2; got {item!r}")
+    return preset, weight
 
 
-def _weights(text: str) -> tuple[tuple[str, float], ...]:
-    out = []
-    for item in filter(None, (x.strip() for x in text.split(","))):
-        preset, _, w = item.partition("=")
-        try:
-            weight = float(w)
-        except ValueError:
-            weight = -1.0
-        if not preset or not weight > 0 or not np.isfinite(weight):
-            raise argparse.ArgumentTypeError(f"a weight is PRESET=W, W > 0, such as hearts=2; got {item!r}")
-        out.append((preset, weight))
-    return tuple(out)
+_configs = comma_list(_config, "configuration PRESET-N")
+_weights = comma_list(_weight, "weight PRESET=W")
+_presets = comma_list(str, "preset")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -670,7 +681,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="draw these presets W times as often as the others, e.g. --weights partnership_hearts=3",
     )
     parser.add_argument(
-        "--eval-presets", default="", help="presets of the periodic evaluation (default: all)"
+        "--eval-presets", type=_presets, default=(), help="presets of the periodic evaluation (default: all)"
     )
     parser.add_argument(
         "--init",
@@ -724,11 +735,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra = {name: getattr(namespace, name) for name in names}
         for name in extra:
             delattr(namespace, name)
-        presets = tuple(filter(None, (x.strip() for x in extra["eval_presets"].split(","))))
-        mix = MixtureSettings(**{**extra, "eval_presets": presets})
-        summary = train_mixture(args_from(namespace), mix)
+        summary = train_mixture(args_from(namespace), MixtureSettings(**extra))
         print(json.dumps(summary, indent=1))
-        return 130 if summary["stopped"].startswith("interrupted") else 0
+        return 0
 
     return run_command(parser, argv, run)
 

@@ -79,9 +79,9 @@ from __future__ import annotations
 import argparse
 import copy
 import dataclasses
-import json
 import math
 import re
+import signal
 import sys
 import threading
 import time
@@ -94,9 +94,10 @@ import torch
 import torch.nn.functional as F  # noqa: N812
 
 import agents
-from agents.ppo import PolicyValueNet, policy_file, save_atomic
-from evaluation.flags import ArgumentParser, add_debug, run_command
+from agents.ppo import PolicyValueNet, policy_file
+from evaluation.flags import ArgumentParser, Interrupted, add_debug, run_command, signal_of
 from hearts_env.families import family
+from hearts_env.files import OutputLock, write_json
 from hearts_env.observation import Layout
 from hearts_env.observation import layout as observation_layout
 from hearts_env.presets import make_rules
@@ -130,6 +131,7 @@ from training.device import autocast, native_bfloat16, pick_device, resolve_prec
 from training.evaluate import evaluate
 from training.logs import Logs, curve_title, plot_learning_curve
 from training.rollout import LEARNER, League, Rollout, collect, make_teacher, reward_scale
+from training.run_folder import interrupted_text, open_run, prepare_run, save_torch
 from training.summary import resume_command, summary_text, tournament_command
 
 __all__ = [  # this file's names, and those of the parts that were defined here before the split
@@ -289,12 +291,20 @@ def _losses(
 
 
 # ---------------------------------------------------------------------- the run
-def train(args: Args) -> dict[str, Any]:
+def train(args: Args, lock: OutputLock | None = None) -> dict[str, Any]:
     """Train (or, with ``args.resume``, continue) a run; returns a summary of it.
 
     Raises ``TypeError`` / ``ValueError`` for a bad setting (:meth:`Args.validate`) or a resume
-    file that is not a usable checkpoint, before anything is written. With ``args.ray`` the
-    rollouts are played on Ray actors (:class:`training.ray_rollout.RayRollouts`)."""
+    file that is not a usable checkpoint, ``FileExistsError`` / ``FileNotFoundError`` for a run
+    folder the run may not write in (:func:`training.run_folder.open_run`: a new run in a folder
+    holding run files, a resume without a checkpoint) and
+    :class:`hearts_env.files.OutputInUseError` while another process trains in it, all before
+    anything is written. The run holds the folder's lock to its end; ``lock``: one the caller
+    holds already (:mod:`training.demo`). With ``args.ray`` the rollouts are played on Ray
+    actors (:class:`training.ray_rollout.RayRollouts`).
+
+    Ctrl-C (or SIGTERM in a command) stops the run: the last checkpoint is kept, the summary
+    written, and :class:`evaluation.flags.Interrupted` raised, saying what the checkpoint holds."""
     args.validate()
     rollouts = None
     if args.ray:  # the one place that chooses Ray (it imports the parts, never this file)
@@ -302,13 +312,13 @@ def train(args: Args) -> dict[str, Any]:
 
         rollouts = RayRollouts(args.ray, args.ray_actors)
     try:
-        return _train(args, rollouts)
+        return _train(args, rollouts, lock)
     finally:
         if rollouts is not None:
             rollouts.close()
 
 
-def _train(args: Args, rollouts: Any) -> dict[str, Any]:
+def _train(args: Args, rollouts: Any, lock: OutputLock | None) -> dict[str, Any]:
     """:func:`train`, the rollouts played here (``rollouts`` None) or by ``rollouts``."""
     rules = make_rules(args.preset, num_players=args.num_players, **args.options)
     args.num_players = rules.num_players
@@ -320,7 +330,22 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     device = pick_device(args.device)
     dtype = resolve_precision(args.precision, device)
     run = Path(args.run_dir)
-    run.mkdir(parents=True, exist_ok=True)
+    if lock is None:
+        lock = open_run(run, args.resume, args.overwrite)
+        try:
+            return _train_in(args, rollouts, rules, device, dtype, run)
+        finally:
+            lock.release()
+    if not lock.held or lock.path != run:
+        raise ValueError(f"the lock given to train() must be held, on the run folder {run}")
+    prepare_run(run, args.resume, args.overwrite)
+    return _train_in(args, rollouts, rules, device, dtype, run)
+
+
+def _train_in(
+    args: Args, rollouts: Any, rules: Any, device: torch.device, dtype: torch.dtype, run: Path
+) -> dict[str, Any]:
+    """:func:`train` in the run folder ``run``, held."""
     if args.threads > 0:
         torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -336,12 +361,8 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
                                 "evals": []}  # fmt: skip
     checkpoint_path, policy_path = run / "checkpoint.pt", run / "policy.pt"
     curve_path = run / "learning_curve.png"
-    if checkpoint_path.exists() and not args.resume:
-        raise FileExistsError(
-            f"{run} holds a run already: pass --resume to continue it, or choose another --run-dir"
-        )
     saved: dict[str, Any] = {}
-    if args.resume and checkpoint_path.exists():
+    if args.resume:  # open_run has made sure the checkpoint is there
         saved = read_checkpoint(checkpoint_path)
         # A setting newer than the checkpoint had its default when the run began.
         before = {**comparable(resolve_family(Args(), rules.game)), **saved["args"]}
@@ -382,7 +403,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
         info = dict(
             trained_info, decisions=progress["decisions"], minutes=round(progress["elapsed_s"] / 60, 2)
         )
-        save_atomic(policy_file(net, rules, info), policy_path)
+        save_torch(policy_file(net, rules, info), policy_path)
 
     def save_checkpoint() -> None:
         content = checkpoint_content(net, rules, trained_info, optimizer, args, rng, device, table, league,
@@ -391,7 +412,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
             content["rollout_torch_rng"] = ahead.generator.get_state()
         if rollouts is not None:
             content["ray"] = rollouts.state_dict()
-        save_atomic(content, checkpoint_path)
+        save_torch(content, checkpoint_path)
         save_policy()
 
     def run_evaluation() -> None:
@@ -433,7 +454,7 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
         collect(table, league, actor, out, rng, device, scale, None, dtype, generator=ahead.generator)
 
     saved_at = {"iteration": progress["iteration"], "decisions": progress["decisions"]}
-    stopped, reached = "interrupted (Ctrl-C)", False
+    stopped, reached, stop = "interrupted (Ctrl-C)", False, None
     segment: list[tuple[int, float]] = []  # this segment's imitation iterations: (decisions, seconds)
     clock = time.perf_counter()
     try:
@@ -501,11 +522,10 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
             if reached
             else f"the time budget (--minutes {args.minutes:g})"
         )
-    except KeyboardInterrupt:  # the checkpoint of the last whole iteration stays: --resume goes on from it
-        stopped = (
-            f"interrupted (Ctrl-C); the checkpoint holds iteration {saved_at['iteration']} "
-            f"({saved_at['decisions']:,} decisions), where --resume continues"
-        )
+    except KeyboardInterrupt as error:  # the checkpoint of the last whole iteration stays: --resume goes on
+        stop = error
+        how = "Ctrl-C" if signal_of(error) == signal.SIGINT else signal.Signals(signal_of(error)).name
+        stopped = f"interrupted ({how}); {interrupted_text(run, **saved_at)}"
     finally:
         logs.close()
     last_iteration = max([e["iteration"] for e in progress["evals"]], default=None)
@@ -533,7 +553,9 @@ def _train(args: Args, rollouts: Any) -> dict[str, Any]:
     }  # fmt: skip
     summary["files"] = {what: str(path) for what, path in files.items() if path.exists()}
     summary["files"]["this summary"] = str(run / "summary.json")
-    (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    write_json(run / "summary.json", summary)
+    if stop is not None:
+        raise Interrupted(signal_of(stop), kept=interrupted_text(run, **saved_at)) from stop
     return summary
 
 
@@ -620,15 +642,15 @@ def warn_imitation_too_long(args: Args, progress: Mapping[str, Any], rate: float
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m training.ppo [flags]``: train, print the closing summary (``summary.json`` in the
-    run directory holds it as data); exit status 130 after Ctrl-C. Bad input: one line
-    on stderr and exit status 2 (``--debug``: the traceback)."""
+    run directory holds it as data); after Ctrl-C or SIGTERM one line saying what the checkpoint
+    holds and exit status 130 or 143. Bad input: one line on stderr and exit status 2
+    (``--debug``: the traceback)."""
     parser = add_arguments(ArgumentParser(prog="python -m training.ppo", description=__doc__.split("\n")[0]))
     add_debug(parser)
 
     def run(namespace: argparse.Namespace) -> int:
-        summary = train(args_from(namespace))
-        print(summary_text(summary))
-        return 130 if summary["stopped"].startswith("interrupted") else 0
+        print(summary_text(train(args_from(namespace))))
+        return 0
 
     return run_command(parser, argv, run)
 
