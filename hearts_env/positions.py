@@ -42,7 +42,7 @@ import numpy as np
 
 from hearts_env import cardsets
 from hearts_env.bits import EMPTY
-from hearts_env.cards import SUIT_MASKS, card_name, cards_of, parse_card
+from hearts_env.cards import NUM_CARDS, SUIT_MASKS, card_name, cards_of, parse_card
 from hearts_env.families import family
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
@@ -323,7 +323,8 @@ def _check_fields(rules: Rules, pos: Position) -> None:
     if pos.tricks_won is not None:
         _list(pos.tricks_won, "tricks_won", p, f"one count per seat ({p} seats)")
         for seat, count in enumerate(pos.tricks_won):
-            _int(count, f"tricks_won[{seat}]", 0, rules.hand_size, f"a count of tricks 0..{rules.hand_size}")
+            most = _most_tricks(rules)
+            _int(count, f"tricks_won[{seat}]", 0, most, f"a count of tricks 0..{most}")
     for name in ("leader", "first_trick_winner", "bidder", "partner"):
         if getattr(pos, name) is not None:
             _int(getattr(pos, name), name, 0, p - 1, f"{seats} or None")
@@ -428,7 +429,7 @@ def position_batch(rules: Rules, position: Position) -> PositionBatch:
             tricks_won[holder[0]] = (size - rules.kitty_size) // p
             trick_number = trick_number if two_decks else sum(tricks_won)
     first = _seat(pos.first_trick_winner, "first_trick_winner", rules)
-    if first < 0 and trick_number:
+    if first < 0 and trick_number and rules.kitty_size:
         holder = [s for s in range(p) if kitty and cardsets.contains(taken[s], taken_hi[s], kitty, kitty_hi)]
         first = holder[0] if holder else -1
     if leader < 0:
@@ -482,7 +483,8 @@ def position_batch(rules: Rules, position: Position) -> PositionBatch:
 
 
 def _names(mask: int) -> str:
-    return ", ".join(card_name(c) for c in cards_of(mask)) or "none"
+    """The cards of ``mask`` by name (a bit past the cards by its number)."""
+    return ", ".join(card_name(c) if c < NUM_CARDS else f"bit {c}" for c in cards_of(mask)) or "none"
 
 
 _PER_SEAT = ("hands", "played", "taken", "tricks_won", "trick", "totals", "chosen", "received",
@@ -493,6 +495,12 @@ _CARD_SETS = ("hands", "played", "taken", "chosen", "received", "kitty", "carrie
 _UINT_FIELDS = (
     frozenset(_CARD_SETS) | frozenset(_SECOND_WORDS) | {"voids", "decision_log", "uncounted", "set_aside"}
 )
+
+
+def _most_tricks(rules: Rules) -> int:
+    """The tricks a deal can have: one a card of the hand; Domino Hearts' draws make more, of two
+    cards at least."""
+    return len(rules.deck) // 2 if rules.stock_size else rules.hand_size
 
 
 def _first_trick_rules(rules: Rules) -> bool:
@@ -525,7 +533,7 @@ def _check_arrays(rules: Rules, batch: PositionBatch) -> None:
             else value.dtype.kind in ("fiu" if kind == "float64" else "iu")
         )
         if not ok:
-            raise TypeError(f"{name} must be an array of {kind}, got dtype {value.dtype}")
+            raise TypeError(f"{name} must be an array of {kind}, got {value.dtype}")
         if value.shape != shape:
             raise ValueError(
                 f"{name} must have shape {shape} (K={k} positions, {p} seats), got {value.shape}"
@@ -552,10 +560,10 @@ def _check_arrays(rules: Rules, batch: PositionBatch) -> None:
     outside(
         "trick_number",
         0,
-        rules.hand_size - 1,
-        f"0..{rules.hand_size - 1} (the tricks played before this one)",
+        _most_tricks(rules) - 1,
+        f"0..{_most_tricks(rules) - 1} (the tricks played before this one)",
     )
-    outside("tricks_won", 0, rules.hand_size, f"counts of tricks 0..{rules.hand_size}")
+    outside("tricks_won", 0, _most_tricks(rules), f"counts of tricks 0..{_most_tricks(rules)}")
     outside("deal_index", 0, TOTALS_LIMIT, "0 or more")
     outside("totals", -TOTALS_LIMIT, TOTALS_LIMIT, "game scores within ±2**62")
     refuse("pool", ~np.isfinite(batch.pool) | (batch.pool < 0), "a finite jackpot, 0 or more")
@@ -763,7 +771,7 @@ def _check_one_deck(
     against the cards taken, Domino Hearts' cards dealt and drawn."""
     p, hand_size = rules.num_players, rules.hand_size
     leader, trick_number = int(batch.leader[i]), int(batch.trick_number[i])
-    first, kitty, set_aside = int(batch.first_trick_winner[i]), int(batch.kitty[i]), int(batch.set_aside[i])
+    first, set_aside = int(batch.first_trick_winner[i]), int(batch.set_aside[i])
     tricks_won = [int(t) for t in batch.tricks_won[i]]
     domino = bool(rules.stock_size)
     if not domino:  # Domino's turn skips the seats out of cards: only the lead is sure
@@ -774,10 +782,6 @@ def _check_one_deck(
                     f"{where}{card_name(c)} is card {j + 1} of the trick led by seat {leader}, so seat "
                     f"{seat}'s, but is not in its played cards"
                 )
-    if rules.kitty_size and kitty.bit_count() != rules.kitty_size:
-        raise ValueError(
-            f"{where}the kitty holds {kitty.bit_count()} cards ({_names(kitty)}), not {rules.kitty_size}"
-        )
     if _first_trick_rules(rules) and (first >= 0) != (trick_number > 0):
         raise ValueError(
             f"{where}first_trick_winner is {first} after {trick_number} tricks: the first trick's taker "
