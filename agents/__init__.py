@@ -103,14 +103,25 @@ def refusal(name: str, rules: Rules) -> str | None:
 
 
 def from_rules(name: str, rules: Rules, **params: Any) -> Agent:
-    """Agent ``name`` for an existing :class:`~hearts_env.rules.Rules`, with its own ``params``."""
+    """Agent ``name`` for an existing :class:`~hearts_env.rules.Rules`, with its own ``params``.
+
+    A parameter the agent does not take, or a value its constructor's annotation does not accept
+    (:func:`hearts_env.agent_specs.check_values`), is one
+    :class:`~hearts_env.agent_specs.ParameterError` (a ``ValueError`` and a ``TypeError``) naming
+    the agent, the parameter, the value and what it takes; a constructor failing otherwise than
+    with a ``ValueError``, ``TypeError`` or ``ImportError`` is one ``ValueError`` naming the agent
+    and the cause (:func:`hearts_env.agent_specs.construct`)."""
     cls = agent_class(name)
     takes_any = name not in REGISTRY and agent_specs.parameters(cls) is None
     unknown = set() if takes_any else set(params) - set(agent_parameters(name))
     if unknown:
         known = ", ".join(agent_parameters(name)) or "none"
-        raise ValueError(f"agent {name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}")
-    return cls(rules, **params)
+        raise agent_specs.ParameterError(
+            f"agent {name!r} has no parameter(s) {sorted(unknown)}; its parameters: {known}"
+        )
+    short = name.rpartition(":")[2]
+    params = agent_specs.check_values(cls, params, short)
+    return agent_specs.construct(cls, rules, params, name)
 
 
 def make(name: str, preset: str = "hearts", num_players: int | None = None, **kwargs: Any) -> Agent:

@@ -253,7 +253,7 @@ class PPOAgent(Agent):
         *,
         checkpoint: str | Path | None = None,
         greedy: bool = True,
-        device: str = "cpu",
+        device: str | torch.device = "cpu",
         network: str = "auto",
     ) -> None:
         super().__init__(rules)

@@ -10,7 +10,13 @@ A spec is ``TARGET[:key=value...]``::
 
 TARGET names a class that is built as ``Class(rules, **params)``, the way the built-in agents
 are (subclassing :class:`agents.Agent` is the documented way; the class needs an ``act``
-method). Values are read as int, float, true/false, or else kept as text (:func:`parse_value`).
+method). Values are read as int, float, true/false, or else kept as text (:func:`parse_value`),
+then checked against the constructor's annotations (:func:`check_values`: ``caution=abc`` for
+``caution: float`` is refused when the agent is built, not at its first act; ``name=123`` for
+``name: str`` is the text ``"123"``). A parameter given twice, or without a value, is refused.
+A constructor that raises anything but a ``ValueError``, ``TypeError``, ``OSError`` (the
+agent's own refusals, passed on) or ``ImportError`` (a missing dependency) is one
+``ValueError`` naming the spec and the cause (:func:`construct`).
 ``label=NAME`` is accepted by every spec and is not passed to the class: it is the name the
 agent has in tables, JSON, CSV and charts (:func:`labels` gives the default ones).
 
@@ -34,9 +40,13 @@ import importlib.util
 import inspect
 import re
 import sys
-from dataclasses import dataclass, field
-from pathlib import Path
+import types
+import typing
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePath
 from typing import Any
+
+import numpy as np
 
 from hearts_env.rules import Rules
 
@@ -74,6 +84,9 @@ class AgentSpec:
     """The agent's own parameters, passed to the class (``label`` is not among them)."""
     label: str | None = None
     """The ``label=`` the spec gives, or None (then :func:`labels` chooses one)."""
+    texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """Each parameter's value as written, for a parameter annotated ``str`` whose text reads as a
+    number (``name=123``: :func:`check_values`)."""
 
     @property
     def kind(self) -> str:
@@ -119,7 +132,8 @@ def parse(spec: str) -> AgentSpec:
 
     ``"ismcts:simulations=1000"`` -> ``AgentSpec(target="ismcts", params={"simulations": 1000})``;
     ``"my_agent.py:MyAgent:label=mine"`` -> target ``"my_agent.py:MyAgent"``, label ``"mine"``.
-    A part after the target without ``=`` is one ``ValueError`` naming the spec."""
+    A part after the target without ``=``, a parameter without a value (``worlds=``) or one given
+    twice (``worlds=4:worlds=8``) is one ``ValueError`` naming the spec."""
     text = spec.strip()
     parts = text.split(":")
     if not parts[0]:
@@ -131,6 +145,7 @@ def parse(spec: str) -> AgentSpec:
     else:
         target, rest = parts[0], parts[1:]
     params: dict[str, Any] = {}
+    texts: dict[str, str] = {}
     label = None
     for pair in rest:
         key, sep, value = pair.partition("=")
@@ -140,13 +155,22 @@ def parse(spec: str) -> AgentSpec:
                 f"agent spec {spec!r}: {pair!r} is not key=value; write TARGET[:key=value...], "
                 "e.g. ismcts:simulations=100 or my_agent.py:MyAgent:depth=3"
             )
+        value = value.strip()
+        if key in texts:
+            raise ValueError(
+                f"agent spec {spec!r}: {key} is given twice ({key}={texts[key]} and {key}={value}); "
+                "give it once"
+            )
+        if not value:
+            what = "a name" if key == LABEL else "a value"
+            raise ValueError(f"agent spec {spec!r}: {key}= needs {what} (write {key}=VALUE, or leave it out)")
+        texts[key] = value
         if key == LABEL:
-            if not value.strip():
-                raise ValueError(f"agent spec {spec!r}: label= needs a name")
-            label = value.strip()
+            label = value
         else:
-            params[key] = parse_value(value.strip())
-    return AgentSpec(text, target, params, label)
+            params[key] = parse_value(value)
+    texts.pop(LABEL, None)  # the label is not a parameter of the class
+    return AgentSpec(text, target, params, label, texts)
 
 
 def absolute(spec: str) -> str:
@@ -258,20 +282,162 @@ def parameters(cls: type) -> list[str] | None:
     return [p.name for p in listed if p.kind in keyword]
 
 
+class ParameterError(ValueError, TypeError):
+    """An agent parameter its class does not take, or a value its annotation does not accept.
+
+    Both a ``ValueError`` (what a command reports in one line for a bad spec) and a ``TypeError``
+    (what Python code expects of a value of the wrong type)."""
+
+
+_MISFIT = object()
+"""What :func:`_fit` returns for a value its annotation does not accept."""
+
+
+def parameter_types(cls: type) -> dict[str, Any]:
+    """The annotations of ``cls.__init__``'s parameters, evaluated (strings too, as
+    ``from __future__ import annotations`` leaves them); a parameter without one, or whose
+    annotation names something that cannot be imported here (a ``TYPE_CHECKING`` import), is
+    left out: it accepts any value."""
+    init = cls.__init__
+    raw = dict(getattr(init, "__annotations__", None) or {})
+    raw.pop("return", None)
+    try:
+        return {name: hint for name, hint in typing.get_type_hints(init).items() if name in raw}
+    except Exception:  # noqa: BLE001  (one unresolvable name: read the others one by one)
+        pass
+    hints = {}
+    scope = getattr(init, "__globals__", {})
+    for name, annotation in raw.items():
+        single = types.SimpleNamespace(__annotations__={name: annotation}, __globals__=scope)
+        try:
+            hints[name] = typing.get_type_hints(single)[name]
+        except Exception:  # noqa: BLE001, S110  (unresolvable: the parameter accepts anything)
+            pass
+    return hints
+
+
+def _fit_one(hint: Any, value: Any) -> Any:
+    """``value`` as a parameter annotated ``hint`` takes it, or :data:`_MISFIT`: an int where a
+    float is asked is the float, a text where a path class is asked that path; an annotation
+    this does not read (a generic's arguments, a type variable) accepts anything."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return value
+    if hint is None or hint is type(None):
+        return value if value is None else _MISFIT
+    if origin is typing.Union or (hasattr(types, "UnionType") and origin is types.UnionType):
+        options = typing.get_args(hint)
+        fitted = [_fit_one(option, value) for option in options]
+        exact = [f for f in fitted if f is value]  # a member that takes it as it is comes first
+        return exact[0] if exact else next((f for f in fitted if f is not _MISFIT), _MISFIT)
+    if origin is typing.Literal:
+        allowed = typing.get_args(hint)
+        return value if any(type(value) is type(a) and value == a for a in allowed) else _MISFIT
+    if origin is typing.Annotated:
+        return _fit_one(typing.get_args(hint)[0], value)
+    if origin is not None:  # list[int], Sequence[str], ...: the container's type only
+        hint = origin
+    is_bool = isinstance(value, (bool, np.bool_))
+    if hint is bool:
+        return value if is_bool else _MISFIT
+    if hint is int:
+        return value if isinstance(value, (int, np.integer)) and not is_bool else _MISFIT
+    if hint is float:
+        if isinstance(value, (float, np.floating)):
+            return value
+        return float(value) if isinstance(value, (int, np.integer)) and not is_bool else _MISFIT
+    if not isinstance(hint, type):
+        return value
+    try:
+        if isinstance(value, hint):
+            return value
+    except TypeError:  # a protocol that cannot be checked at run time
+        return value
+    if issubclass(hint, PurePath) and isinstance(value, str):
+        return hint(value)
+    return _MISFIT
+
+
+def _describe(hint: Any) -> str:
+    """What a parameter annotated ``hint`` takes, in words (``an int``, ``a number or None``)."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or (hasattr(types, "UnionType") and origin is types.UnionType):
+        return " or ".join(dict.fromkeys(_describe(option) for option in typing.get_args(hint)))
+    if origin is typing.Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(hint))
+    if origin is typing.Annotated:
+        return _describe(typing.get_args(hint)[0])
+    words = {bool: "true or false", int: "an int", float: "a number", str: "text", type(None): "None"}
+    if hint is None or hint in words:
+        return words[type(None) if hint is None else hint]
+    if isinstance(hint, type) and issubclass(hint, PurePath):
+        return "a path"
+    name = getattr(origin or hint, "__name__", str(hint))
+    return f"a {name}"
+
+
+def check_values(
+    cls: type, params: dict[str, Any], who: str, texts: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """``params`` as ``cls(rules, **params)`` takes them, checked against the annotations of its
+    constructor (:func:`parameter_types`): ``int``, ``float`` (an int is taken as the float),
+    ``bool``, ``str``, path classes (a text is taken as the path), ``None``, unions, ``Optional``
+    and ``Literal``; unannotated parameters accept anything. ``texts`` are the values as a spec
+    wrote them: a parameter annotated ``str`` whose text read as a number gets the text.
+
+    A value its annotation does not accept is one :class:`ParameterError`, ``who`` first
+    (``"agent spec 'x.py:MyAgent:caution=abc': MyAgent parameter caution must be a number, got
+    str 'abc'"``)."""
+    hints = parameter_types(cls)
+    out = dict(params)
+    for key, value in params.items():
+        if key not in hints:
+            continue
+        fitted = _fit_one(hints[key], value)
+        text = (texts or {}).get(key)
+        if fitted is _MISFIT and text is not None:
+            fitted = _fit_one(hints[key], text)
+        if fitted is _MISFIT:
+            raise ParameterError(
+                f"{who} parameter {key} must be {_describe(hints[key])}, got {type(value).__name__} {value!r}"
+            )
+        out[key] = fitted
+    return out
+
+
+def construct(cls: type, rules: Rules, params: dict[str, Any], spec: str) -> object:
+    """``cls(rules, **params)``. Its own ``ValueError``, ``TypeError`` and ``OSError`` (the
+    refusals the built-in agents make: rules they cannot play, a bad value, a missing checkpoint;
+    each already one line) and ``ImportError`` (a missing dependency, for a command to name) are
+    passed on; anything else a constructor raises (a user's agent failing with ``RuntimeError``,
+    say) is one ``ValueError`` naming ``spec`` and the cause, chained."""
+    try:
+        return cls(rules, **params)
+    except (ValueError, TypeError, OSError, ImportError):
+        raise
+    except Exception as error:
+        cause = " ".join(f"{type(error).__name__}: {error}".split())
+        raise ValueError(f"agent spec {spec!r}: building {cls.__name__} failed: {cause}") from error
+
+
 def check(spec: str) -> AgentSpec:
     """Parse ``spec`` and load its class: every error :func:`build_agent` can raise before the
-    agent is built (an unknown parameter included), without building it."""
+    agent is built (an unknown parameter, a value its annotation refuses), without building it.
+    The parameters of the spec returned are those the class is given (:func:`check_values`)."""
     parsed = parse(spec)
     cls = load_class(parsed.target, parsed.text)
     known = parameters(cls)
     unknown = sorted(set(parsed.params) - set(known)) if known is not None else []
     if unknown:
         listed = ", ".join(known) if known else "none"
-        raise ValueError(
+        raise ParameterError(
             f"agent spec {parsed.text!r}: {parsed.short_name} has no parameter(s) {', '.join(unknown)}; "
             f"its parameters: {listed} (and label=)"
         )
-    return parsed
+    params = check_values(
+        cls, parsed.params, f"agent spec {parsed.text!r}: {parsed.short_name}", parsed.texts
+    )
+    return replace(parsed, params=params)
 
 
 def refusal(spec: str, rules: Rules) -> str | None:
@@ -284,10 +450,11 @@ def refusal(spec: str, rules: Rules) -> str | None:
 def build_agent(spec: str, rules: Rules) -> object:
     """The agent ``spec`` names, built for ``rules`` as ``Class(rules, **params)``.
 
-    Raises one ``ValueError`` naming the spec and what is wrong (see :func:`load_class` and
-    :func:`check`), or the agent's own ``ValueError`` when it cannot play ``rules``."""
+    Raises one ``ValueError`` naming the spec and what is wrong (see :func:`load_class`,
+    :func:`check` and :func:`construct`), or the agent's own ``ValueError`` when it cannot play
+    ``rules``."""
     parsed = check(spec)
-    return load_class(parsed.target, parsed.text)(rules, **parsed.params)
+    return construct(load_class(parsed.target, parsed.text), rules, parsed.params, parsed.text)
 
 
 _PATH_VALUE = re.compile(r"[/\\]|\.(pt|pth|ckpt|json|py)$")
@@ -364,12 +531,16 @@ __all__ = [
     "GROUP",
     "LABEL",
     "AgentSpec",
+    "ParameterError",
     "build_agent",
     "check",
+    "check_values",
+    "construct",
     "default_label",
     "labels",
     "load_class",
     "names",
+    "parameter_types",
     "parameters",
     "parse",
     "parse_value",
