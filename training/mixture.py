@@ -323,8 +323,8 @@ def _train_mixture(
             },
             checkpoint_path,
         )
+        saved_at.update(iteration=progress["iteration"], decisions=progress["decisions"])  # before the policy
         save_policy()
-        saved_at.update(iteration=progress["iteration"], decisions=progress["decisions"])
 
     def run_evaluation() -> None:
         save_policy()

@@ -413,6 +413,7 @@ def _train_in(
         if rollouts is not None:
             content["ray"] = rollouts.state_dict()
         save_torch(content, checkpoint_path)
+        saved_at.update(iteration=progress["iteration"], decisions=progress["decisions"])  # before the policy
         save_policy()
 
     def run_evaluation() -> None:
@@ -515,7 +516,6 @@ def _train_in(
             if finished or progress["iteration"] % args.checkpoint_every == 0:
                 clock = tick(clock)
                 save_checkpoint()
-                saved_at = {"iteration": progress["iteration"], "decisions": progress["decisions"]}
         reached = bool(args.total_decisions) and progress["decisions"] >= args.total_decisions
         stopped = (
             f"the decision budget (--total-decisions {args.total_decisions:,})"
