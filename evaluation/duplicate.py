@@ -75,7 +75,7 @@ import numpy as np
 from agents import Agent, family_defaults, parse_spec, refusal, weights_digest
 from agents import labels as agent_labels
 from agents.base import random_legal
-from evaluation.flags import build_agent, non_negative_int, positive_int
+from evaluation.flags import build_agent, non_negative_int, positive_int, signals_held
 from evaluation.progress import bar_text, progress_bar, short_name
 from evaluation.provenance import run_record
 from evaluation.record import RecordShape, empty_record, load_record, save_record
@@ -291,8 +291,9 @@ class Tournament:
 
     def _save(self) -> None:
         if self.json_path is not None:
-            save_record(self.json_path, self.report())
-            self.saved_rounds = self.record["rounds_done"]
+            with signals_held():  # a stop then says exactly what the file holds
+                save_record(self.json_path, self.report())
+                self.saved_rounds = self.record["rounds_done"]
 
     # ------------------------------------------------------------------ playing
     def run(

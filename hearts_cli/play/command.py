@@ -9,6 +9,7 @@ import random
 import sys
 
 from evaluation.flags import (
+    Interrupted,
     add_debug,
     add_option_flag,
     add_table_flags,
@@ -18,6 +19,7 @@ from evaluation.flags import (
     non_negative_int,
     positive_int,
     preset_defaults,
+    signal_of,
 )
 from hearts_cli.play.game import Game
 
@@ -65,6 +67,6 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         return game.run()
-    except KeyboardInterrupt:
-        print("\nStopped.")
-        return 130
+    except KeyboardInterrupt as stop:
+        print()  # ends the line of the question asked; the one line saying so is run_command's
+        raise Interrupted(signal_of(stop), kept="play keeps no record: a new game starts afresh") from None

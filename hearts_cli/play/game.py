@@ -15,7 +15,9 @@ import numpy as np
 
 import agents
 import hearts_env
+from evaluation.flags import build_agent
 from hearts_env import PRESETS, card_symbol, parse_card
+from hearts_env.bits import random_legal
 from hearts_env.cards import SUIT_SYMBOLS, SUITS
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -144,12 +146,15 @@ class Game(ABC, Generic[V]):
         self.width = max(width, 8)
         self._decision_keys = self._decision_names()
 
-    def _agent(self, spec: str) -> agents.Agent:
+    def _agent(self, spec: str) -> Any:
+        """The agent of ``spec`` for these rules: any class the tournaments seat (an
+        :class:`agents.Agent`, or any class with ``act``: docs/your-agent.md); one that cannot be
+        built is one ``ValueError`` (:func:`evaluation.flags.build_agent`)."""
         name, params = agents.parse_spec(spec)
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                agent = agents.from_spec(spec, self.rules)
+                agent = build_agent(spec, self.rules)
         except FileNotFoundError as error:
             if name == "ppo" and "checkpoint" not in params:
                 what = str(error).split(";")[0]
@@ -277,11 +282,31 @@ class Game(ABC, Generic[V]):
                 self.out_noted = True
                 self.write(f"\n  {note}")
             if seat != self.seat:
-                obs = env.observe(agent)
-                self.step(seat, self.agents[seat].act_one(obs, self.rng), phase)
+                self.step(seat, self.agent_action(seat, env.observe(agent), self.rng), phase)
                 continue
             if not self.human_turn(phase):
                 return False
+
+    def agent_action(self, seat: int, obs: dict[str, Any], rng: np.random.Generator) -> int:
+        """The action of the agent at ``seat`` for the observation ``obs`` of one seat: its ``act``
+        on a batch of one, as tournaments call it (a class with ``act`` need not subclass
+        :class:`agents.Agent`). An action outside the mask is replaced by a random legal one, as in
+        tournaments, and said once."""
+        batch = {key: np.asarray(value)[None] for key, value in obs.items()}
+        mask = batch["action_mask"]
+        chosen = np.asarray(self.agents[seat].act(batch, rng)).reshape(-1)
+        if chosen.size == 1 and np.issubdtype(chosen.dtype, np.integer):
+            action = int(chosen[0])
+            if 0 <= action < mask.shape[1] and mask[0, action] > 0:
+                return action
+        note = (
+            f"{self.label(seat, long=True)} answered {chosen.tolist()!r:.40}, not one legal action: "
+            "a random legal one is played for it (as in tournaments)"
+        )
+        if note not in self._notes:
+            self._notes.add(note)
+            print(f"note: {note}", file=sys.stderr)
+        return int(random_legal(mask, rng)[0])
 
     def step(self, seat: int, action: int, phase: str | None) -> None:
         """Play ``action`` for ``seat`` and keep the public record (tricks, decisions)."""

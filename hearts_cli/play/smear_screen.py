@@ -84,13 +84,15 @@ class SmearGame(Game[SmearSeen], family="smear"):
         self.queued: list[int] = []  # discards typed several at a time, still to play
         self.asking: str | None = None
 
-    def _agent(self, spec: str) -> agents.Agent:
+    def _agent(self, spec: str) -> Any:
         """An agent spec that can play Smear: one that reads the Hearts observation (e.g.
         ``strategy``) is refused here, in one line, rather than failing at its first move."""
         agent = super()._agent(spec)
         self.env.reset(seed=self.seed)  # a look at the first decision; run() deals it again
+        seen = self.env.observe(self.env.agent_selection)
+        first = {key: np.asarray(value)[None] for key, value in seen.items()}
         try:
-            agent.act_one(self.env.observe(self.env.agent_selection), np.random.default_rng(0))
+            agent.act(first, np.random.default_rng(0))
         except KeyError:  # it looked for a piece of the Hearts observation
             raise ValueError(
                 f"--opponents {spec}: {agents.parse_spec(spec)[0]} plays the Hearts family, not Smear; "
