@@ -42,8 +42,8 @@ from hearts_env.bits import BIT, EMPTY, U64, unpack
 from hearts_env.cards import card_symbol
 from hearts_env.rules import Rules
 from hearts_env.smear_observation import bid_decisions
-from hearts_env.smear_positions import SmearPositionBatch
-from hearts_env.worlds import Knowledge, Worlds, _count, read_observation
+from hearts_env.smear_positions import SmearPositionBatch, bidding_fault
+from hearts_env.worlds import Knowledge, Worlds, _count, check_worlds, read_observation
 
 _JACK, _TEN, _TREY = 9, 8, 1
 _ANY = 1 << 30  # no upper bound on a count
@@ -167,9 +167,15 @@ def world_positions(
     * **which unseen cards out of the hands are the stock's** and who threw the others away:
       the stock's part at random, the rest thrown by the pitcher (seat 1 when the observer is
       the pitcher); neither changes the play or the score;
-    * the dealer: the seat on the observer's right.
+    * the dealer: the seat on the observer's right, unless the bids made show another (the
+      first seat from whose left they rise in turn);
+    * the tricks finished (``trick_number``): from the cards each seat played.
+
+    ``ValueError`` for worlds of another rules set, another observer or the wrong shape
+    (:func:`hearts_env.worlds.check_worlds`).
     """
     lay, obs, piece = read_observation(rules, observation, check=False)
+    check_worlds(rules, worlds, piece("hand"))
     p, w = rules.num_players, len(worlds.hands)
 
     def mask(cards: np.ndarray) -> int:
@@ -190,7 +196,6 @@ def world_positions(
     for m in played:
         done |= m
     done &= ~on_table
-    finished = bin(done).count("1")
     trumps_piece = piece("trumps")
     trumps = int(np.argmax(trumps_piece)) if trumps_piece.any() else -1
     taken = _taken(rules, lay.view(obs, "game_points"), piece("categories"), done, leader, trumps)
@@ -205,6 +210,10 @@ def world_positions(
     for seat, row in enumerate(piece("bids")):
         if row.any():
             bids[seat] = rules.decisions.index(names[int(np.argmax(row))])
+    # The dealer is not observed: the seat on the observer's right if the bids fit (the bidding
+    # from its left, each bid above the one before), else the first seat they fit.
+    dealers = [p - 1, *range(p - 1)]
+    dealer = next((d for d in dealers if (bids >= 0).all() and not bidding_fault(rules, bids, d)), p - 1)
     bid = rules.decisions[bids[pitcher]] if bids[pitcher] >= 0 else f"bid:{rules.min_bid}"
     high_bid = rules.moon_value if bid == "bid:moon" else int(bid[4:])
     rest = worlds.rest.astype(U64)
@@ -231,11 +240,22 @@ def world_positions(
             return np.tile(np.asarray(values, dtype), (w, 1))
         return np.full(w, values, dtype)
 
+    # The tricks finished: one card a trick from every seat still holding one, so the most any
+    # seat played; nine-card Smear, where the first trick takes a seat's trumps beyond keep too,
+    # the fewest played by a seat in the deal when the trick began (out: no trump now, and none
+    # played to it).
+    finished = [bin(m & ~on_table).count("1") for m in played]
+    if rules.smear_deal == "nine_card":
+        out = piece("out")
+        in_deal = [finished[q] for q in range(p) if not out[q] or trick_by_seat[q].any()]
+        trick_number = min(in_deal) if any(finished) and in_deal else 0
+    else:
+        trick_number = max(finished)
     return SmearPositionBatch(
         hands=worlds.hands.astype(U64), played=tile(played, U64), thrown=thrown, received=received,
         taken=tile(taken, U64), trick=tile(trick_row), trick_seats=tile(seats_row), leader=tile(leader),
-        trick_number=tile(-(-finished // p)), trumps=tile(trumps), pitcher=tile(pitcher),
-        high_bid=tile(high_bid), bids=tile(bids), dealer=tile(p - 1), deal_index=tile(deal_index),
+        trick_number=tile(trick_number), trumps=tile(trumps), pitcher=tile(pitcher),
+        high_bid=tile(high_bid), bids=tile(bids), dealer=tile(dealer), deal_index=tile(deal_index),
         totals=tile(totals), stock=stock, stock_pos=tile(s - left),
     )  # fmt: skip
 

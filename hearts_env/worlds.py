@@ -60,7 +60,7 @@ Seats are *relative*, as in the observation: index 0 is the observer, 1 the seat
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from math import comb, factorial
 
@@ -150,6 +150,9 @@ class Worlds:
     """(W, P) or (W, P, 2): each world's hand of every relative seat."""
     rest: np.ndarray
     """(W,) or (W, 2): each world's unseen kitty or stock."""
+    rules: Rules | None = None
+    """The rules the worlds were sampled for (:func:`sample_worlds` records them; None: not
+    known, as for worlds built by hand); ``world_positions`` refuses worlds of other rules."""
 
 
 def _suit_of(slots: int) -> np.ndarray:
@@ -377,7 +380,7 @@ def sample_worlds(
     if obs.ndim != 2:
         raise ValueError(f"observations must be (D,) or (B, D), got shape {obs.shape}")
     drawn = [_sample_one(rules, row, int(num_worlds), rng) for row in obs]
-    return Worlds(np.stack([w.hands for w in drawn]), np.stack([w.rest for w in drawn]))
+    return Worlds(np.stack([w.hands for w in drawn]), np.stack([w.rest for w in drawn]), rules)
 
 
 def _sample_one(rules: Rules, observation: np.ndarray, num_worlds: int, rng: np.random.Generator) -> Worlds:
@@ -408,8 +411,56 @@ def _draw(rules: Rules, k: Knowledge, num_worlds: int, rng: np.random.Generator)
         rest[:, 0] |= hands[:, players, 0]
         hands = hands[:, :players]
     if two_decks:
-        return Worlds(hands, rest)
-    return Worlds(hands[..., 0].copy(), rest[:, 0].copy())
+        return Worlds(hands, rest, rules)
+    return Worlds(hands[..., 0].copy(), rest[:, 0].copy(), rules)
+
+
+def _rules_named(rules: Rules) -> str:
+    return f"{rules.preset} with {rules.num_players} players"
+
+
+def check_worlds(rules: Rules, worlds: Worlds, hand: np.ndarray) -> None:
+    """``ValueError`` unless ``worlds`` are one observation's worlds of ``rules`` whose observer
+    holds ``hand`` (C,) (copies of each card): sampled for these rules (when they say so), a
+    (W, P) hand a relative seat (two decks: (W, P, 2)), (W,) unseen rests ((W, 2)), the
+    observer's hand his own in every world. ``TypeError`` for arrays that are not card sets."""
+    if not isinstance(worlds, Worlds):
+        raise TypeError(
+            f"worlds must be a hearts_env.worlds.Worlds (from sample_worlds), got {type(worlds).__name__}"
+        )
+    if worlds.rules is not None and worlds.rules is not rules and worlds.rules != rules:
+        other = worlds.rules
+        same = _rules_named(other) == _rules_named(rules)
+        differ = [f.name for f in fields(Rules) if getattr(other, f.name) != getattr(rules, f.name)]
+        detail = f" (options {', '.join(differ)} differ)" if same else ""
+        raise ValueError(
+            f"worlds sampled for {_rules_named(other)} cannot be positions of {_rules_named(rules)}{detail}: "
+            "sample them with these rules"
+        )
+    words = (2,) if rules.decks == 2 else ()
+    for name in ("hands", "rest"):
+        value = getattr(worlds, name)
+        if not isinstance(value, np.ndarray) or value.dtype.kind not in "iu":
+            what = value.dtype if isinstance(value, np.ndarray) else type(value).__name__
+            raise TypeError(f"worlds.{name} must be an integer array of card sets, got {what}")
+    w = len(worlds.hands) if worlds.hands.ndim else 0
+    shapes = {"hands": (w, rules.num_players, *words), "rest": (w, *words)}
+    for name, shape in shapes.items():
+        got = getattr(worlds, name).shape
+        if got != shape:
+            raise ValueError(
+                f"worlds.{name} must have shape {shape} for {_rules_named(rules)} (W worlds of one "
+                f"observation), got {got}: worlds of another player count, or of a batch of observations"
+            )
+    lo = int(np.bitwise_or.reduce(BIT[np.flatnonzero(hand >= 1)], initial=ZERO))
+    hi = int(np.bitwise_or.reduce(BIT[np.flatnonzero(hand >= 2)], initial=ZERO))
+    own = worlds.hands[:, 0].astype(U64)
+    mine = (own[:, 0] == U64(lo)) & (own[:, 1] == U64(hi)) if words else own == U64(lo)
+    if not mine.all():
+        raise ValueError(
+            f"world {int(np.flatnonzero(~mine)[0])} gives the observer (seat 0) another hand than the "
+            "observation's: worlds are of the observation they were sampled for"
+        )
 
 
 def _sample_counts(counter: _Counter, num_worlds: int, rng: np.random.Generator) -> np.ndarray:
@@ -596,9 +647,10 @@ def world_positions(
       is cancelled otherwise. While every trick so far is cancelled the kitty is carried too
       (:func:`_two_deck_positions`).
     """
+    lay, obs, piece = read_observation(rules, observation, check=False)
+    check_worlds(rules, worlds, piece("hand"))
     if rules.decks == 2:
         return _two_deck_positions(rules, observation, worlds, rng)
-    lay, obs, piece = read_observation(rules, observation, check=False)
     p, c = rules.num_players, rules.card_slots
 
     def mask(cards: np.ndarray) -> int:
