@@ -3,7 +3,8 @@
 Every file the project writes for a user (tournament and leaderboard records, CSVs, figures,
 training logs, checkpoints, policies, summaries) goes through :func:`write_atomic`: the content
 is written to a temporary file in the same folder, flushed to disk, then renamed over the
-target, so a kill at any moment leaves either the old file or the new one, never half of one.
+target, so a kill at any moment leaves either the old file or the new one, never half of one
+(the temporary file of a writer killed mid-write is removed by the next write of that file).
 
 A command that writes an output for longer than an instant (a tournament, a leaderboard, a
 training run) holds an :class:`OutputLock` on it: a second process that asks for the same output
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import glob
 import json
 import os
 import sys
@@ -67,7 +69,28 @@ def write_atomic(path: str | Path, content: str | bytes | Callable[[Path], None]
         with contextlib.suppress(OSError):
             partial.unlink()
         raise
+    _remove_dead_partials(path)
     return path
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
+
+
+def _remove_dead_partials(path: Path) -> None:
+    """Remove the temporary files of ``path`` left by writers killed mid-write (SIGKILL gives
+    them no time to clean up): those named for a process that no longer runs."""
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.partial"):
+        pid = leftover.name[len(path.name) + 2 : -len(".partial")]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
 
 
 def write_json(path: str | Path, value: Any, indent: int = 1) -> Path:

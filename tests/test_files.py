@@ -65,6 +65,11 @@ def test_write_atomic_killed_mid_write_leaves_old_or_new(tmp_path: Path) -> None
     process.kill()
     process.wait()
     assert target.read_text() == "old"
+    leftover = tmp_path / f".big.json.{process.pid}.partial"
+    assert leftover.exists()  # SIGKILL leaves no time to clean up ...
+    write_json(target, "new")
+    assert not leftover.exists()  # ... the next write of the file does
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.json"]
 
 
 def test_a_second_writer_is_refused_naming_the_first(tmp_path: Path) -> None:
