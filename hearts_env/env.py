@@ -35,8 +35,12 @@ Resetting: ``reset(seed=...)`` starts a new game from that seed. Without a seed,
 episodes (the default) ``reset()`` *continues the game* with its next deal (dealer and pass
 direction move on; a new game starts once one has ended); in game episodes it starts a new
 game. ``reset(options={"new_game": True})`` always starts a new game. ``reset(options={"hands":
-[...], "dealer": 0, "pass_direction": "left"})`` plays a given deal. A failed reset (a bad
-option) changes nothing.
+[...], "dealer": 0, "pass_direction": "left"})`` plays a given deal, ``reset(options={"position":
+...})`` starts from a position (docs/search.md). An option key other than those
+(``hearts_env.table.RESET_OPTIONS``) is refused with the list of keys; ``"options"`` alone is
+accepted and ignored, since PettingZoo's ``api_test`` passes ``{"options": 1}``. A failed reset (a
+bad option) changes nothing: the game, what the env shows and the random generator are as they
+were, and it plays on.
 
 Actions are ints (Python ints, numpy integer scalars or 0-d integer arrays): a ``bool``, a
 float (even ``3.0``), a string or a list is a ``TypeError``, a number out of range or an

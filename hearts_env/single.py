@@ -101,8 +101,9 @@ class SingleSeatEnv(gymnasium.Env):
         A seed starts a new game from it and reseeds the opponents' generator; without one, a
         deal episode continues the game with its next deal (a new game once one has ended).
         ``options`` are the PettingZoo env's (``hands``, ``dealer``, ``pass_direction``,
-        ``new_game``). Returns the seat's observation and ``{"action_mask": ...}``. A failed
-        reset (a bad seed or option) changes nothing."""
+        ``new_game``, ``position``; another key is refused). Returns the seat's observation and
+        ``{"action_mask": ...}``. A failed reset (a bad seed or option) changes nothing, the
+        opponents' generator included."""
         self.table.parse_reset(seed, options)
         super().reset(seed=seed)
         new_game = seed is not None or not self._playing or self.rules.episode == "game"
