@@ -37,7 +37,13 @@ engine batch.
   is clear); 0 takes the best mean, ``inf`` always keeps the fallback's card;
 * ``fallback`` (default ``"best"``, read as for ``rollout``): the agent for the other decisions (passing,
   declarations, the named suit, the moon choice; Smear's trumps and discards), and for the
-  bids where ``bids`` is false.
+  bids where ``bids`` is false;
+* ``memory_gb`` (default :data:`MEMORY_LIMIT_GB`, 4): the memory one engine batch of the search
+  may take. A search batch costs about :data:`BYTES_PER_GAME` (32 KiB) a game, worlds × legal
+  choices games, the table rounded up to a power of two (:func:`search_bytes`). Settings whose
+  one decision would exceed it (``worlds`` × the hand size, ``bid_worlds`` × the decisions) are
+  refused when the agent is built, before anything is allocated; an ``act`` whose rows together
+  would exceed it searches them in groups that fit, one engine batch each.
 
 Randomness comes from the ``rng`` given to :meth:`act` (a tournament's seeded generator), so a
 tournament with ``pimc`` replays exactly. ``last_ms_per_decision`` and ``decisions`` /
@@ -56,7 +62,7 @@ import importlib.util
 import time
 import warnings
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import numpy as np
 
@@ -68,6 +74,26 @@ from hearts_env.rules import Rules
 from hearts_env.smear_worlds import world_positions as smear_world_positions
 from hearts_env.table import Table
 from hearts_env.worlds import sample_worlds, world_positions
+
+PlayerSpec = Annotated[str, "a name or an agent spec"]
+"""A rollout or fallback player: ``best``, ``heuristic``, a bit-mask player or an agent spec."""
+
+MEMORY_LIMIT_GB = 4.0
+"""The default ``memory_gb``: what one engine batch of a search may take, in GiB."""
+
+BYTES_PER_GAME = 32 * 1024
+"""The memory one game of a search batch takes at its peak, an upper estimate: measured with
+``tracemalloc`` over one ``act`` (the sampled worlds, their positions, the table, the rollout
+agent's observations) at 4.5 to 16.5 KiB a game of the rounded-up table (standard and
+Cancellation Hearts, Auction Hearts and Smear, engine and ``strategy``/``smear`` rollouts),
+doubled for what ``tracemalloc`` does not see (a PPO rollout's tensors)."""
+
+
+def search_bytes(games: int) -> int:
+    """The estimated peak memory of one search batch of ``games`` games (worlds × legal choices):
+    its table is rounded up to a power of two, as :meth:`PIMCAgent._table` makes it."""
+    return BYTES_PER_GAME * (1 << max(int(games) - 1, 0).bit_length())
+
 
 SPECIALIST = "ppo;network=specialist"
 """The rollout and fallback ``best`` plays where a specialist ships (``;`` for ``:`` in a spec)."""
@@ -109,11 +135,12 @@ class PIMCAgent(Agent):
         rules: Rules,
         *,
         worlds: int = 16,
-        rollout: str = "best",
-        fallback: str = "best",
+        rollout: PlayerSpec = "best",
+        fallback: PlayerSpec = "best",
         bids: bool = True,
         bid_worlds: int | None = None,
         margin: float = 1.0,
+        memory_gb: float = MEMORY_LIMIT_GB,
     ) -> None:
         super().__init__(rules)
         if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
@@ -133,16 +160,9 @@ class PIMCAgent(Agent):
         # A rollout outside the engine's own players is an agent (a spec: strategy, a checkpoint)
         # that plays every seat of the rollouts from their observations (Smear's always are).
         engine_player = rollout in ROLLOUTS and not smear
-        self.rollout_agent = None if engine_player else from_spec(rollout.replace(";", ":"), rules)
-        self.fallback_spec = resolve_player(rules, fallback, "fallback").replace(";", ":")
-        """The fallback agent's spec after ``best`` and ``heuristic`` are read."""
-        self.fallback = from_spec(self.fallback_spec, rules)
-        self._positions = smear_world_positions if smear else world_positions
-        self._tables: dict[int, Table] = {}
-        self._playing = "phase" in self.layout.slices and "playing" in rules.phases
         if not isinstance(bids, (bool, np.bool_)):
             raise ValueError(f"pimc: bids must be true or false, got {bids!r}")
-        self._bidding = bool(bids) and "bid" in rules.phases and self.rollout_agent is not None
+        self._bidding = bool(bids) and "bid" in rules.phases and not engine_player
         bid_worlds = 4 * int(worlds) if bid_worlds is None else bid_worlds
         if not isinstance(bid_worlds, (int, np.integer)) or isinstance(bid_worlds, bool) or bid_worlds < 2:
             raise ValueError(f"pimc: bid_worlds must be an int of at least 2, got {bid_worlds!r}")
@@ -150,6 +170,15 @@ class PIMCAgent(Agent):
         if isinstance(margin, bool) or not isinstance(margin, (int, float, np.floating)) or not margin >= 0:
             raise ValueError(f"pimc: margin must be a number of at least 0, got {margin!r}")
         self.margin = float(margin)
+        self.memory_limit = self._memory_limit(memory_gb)  # before any player is built or loaded
+        """The bytes one search batch may take (``memory_gb`` GiB)."""
+        self.rollout_agent = None if engine_player else from_spec(rollout.replace(";", ":"), rules)
+        self.fallback_spec = resolve_player(rules, fallback, "fallback").replace(";", ":")
+        """The fallback agent's spec after ``best`` and ``heuristic`` are read."""
+        self.fallback = from_spec(self.fallback_spec, rules)
+        self._positions = smear_world_positions if smear else world_positions
+        self._tables: dict[int, Table] = {}
+        self._playing = "phase" in self.layout.slices and "playing" in rules.phases
         self.bids_searched = 0
         """Bids decided by search so far (the others went to ``fallback`` unsearched)."""
         self.bids_changed = 0
@@ -157,6 +186,47 @@ class PIMCAgent(Agent):
         self.decisions = 0
         self.seconds = 0.0
         self.last_ms_per_decision = 0.0
+
+    def _memory_limit(self, memory_gb: float) -> int:
+        """``memory_gb`` in bytes, after checking that one decision's search fits in it: a card
+        play with every card of a full hand legal, and a searched bid with every decision legal
+        (``ValueError`` naming the setting, the estimate and the limit otherwise)."""
+        number = isinstance(memory_gb, (int, float, np.integer, np.floating)) and not isinstance(
+            memory_gb, bool
+        )
+        if not number or not 0 < memory_gb < float("inf"):
+            raise ValueError(f"pimc: memory_gb must be a positive number of GiB, got {memory_gb!r}")
+        limit = int(memory_gb * 2**30)
+        searches = [(f"worlds={self.worlds}", self.worlds, self.rules.hand_size, "cards of a full hand")]
+        if self._bidding:
+            decisions = len(self.rules.decisions)
+            searches.append((f"bid_worlds={self.bid_worlds}", self.bid_worlds, decisions, "decisions"))
+        for setting, worlds, choices, what in searches:
+            need = search_bytes(worlds * choices)
+            if need > limit:
+                raise ValueError(
+                    f"pimc: {setting} needs about {need / 2**30:.3g} GiB for one decision ({worlds} worlds x "
+                    f"{choices} {what}, {BYTES_PER_GAME // 1024} KiB a game), over memory_gb={memory_gb:g}: "
+                    "ask for fewer worlds, or raise memory_gb= where the machine has the memory"
+                )
+        return limit
+
+    def _groups(self, games: np.ndarray) -> list[np.ndarray]:
+        """The searched rows (their number of games, worlds × legal cards, given) in consecutive
+        groups whose batch fits :attr:`memory_limit`, as few as can be: one group when all fit."""
+        groups, start, total = [], 0, 0
+        for i, count in enumerate(games):
+            if search_bytes(count) > self.memory_limit:  # a hand larger than the rules' hand size
+                raise ValueError(
+                    f"pimc: one decision of {count} games (worlds x legal cards) needs about "
+                    f"{search_bytes(count) / 2**30:.3g} GiB, over memory_gb={self.memory_limit / 2**30:g}"
+                )
+            if i > start and search_bytes(total + count) > self.memory_limit:
+                groups.append(np.arange(start, i))
+                start, total = i, 0
+            total += int(count)
+        groups.append(np.arange(start, len(games)))
+        return groups
 
     @classmethod
     def weight_files(
@@ -191,7 +261,9 @@ class PIMCAgent(Agent):
         cards = mask[:, : self.rules.card_slots] > 0
         search = np.flatnonzero(playing & (cards.sum(axis=1) > 1))
         if len(search):
-            actions[search] = self._search(observation[search], cards[search], rng, actions[search])
+            for group in self._groups(self.worlds * cards[search].sum(axis=1)):
+                rows = search[group]
+                actions[rows] = self._search(observation[rows], cards[rows], rng, actions[rows])
         for i in self._bid_rows(observation, mask, phase):
             chosen = self._search_bid(observation[i], mask[i], rng, int(actions[i]))
             if chosen >= 0:

@@ -302,7 +302,11 @@ def parameter_types(cls: type) -> dict[str, Any]:
     raw = dict(getattr(init, "__annotations__", None) or {})
     raw.pop("return", None)
     try:
-        return {name: hint for name, hint in typing.get_type_hints(init).items() if name in raw}
+        return {
+            name: hint
+            for name, hint in typing.get_type_hints(init, include_extras=True).items()
+            if name in raw
+        }
     except Exception:  # noqa: BLE001  (one unresolvable name: read the others one by one)
         pass
     hints = {}
@@ -310,7 +314,7 @@ def parameter_types(cls: type) -> dict[str, Any]:
     for name, annotation in raw.items():
         single = types.SimpleNamespace(__annotations__={name: annotation}, __globals__=scope)
         try:
-            hints[name] = typing.get_type_hints(single)[name]
+            hints[name] = typing.get_type_hints(single, include_extras=True)[name]
         except Exception:  # noqa: BLE001, S110  (unresolvable: the parameter accepts anything)
             pass
     return hints
@@ -365,8 +369,9 @@ def _describe(hint: Any) -> str:
         return " or ".join(dict.fromkeys(_describe(option) for option in typing.get_args(hint)))
     if origin is typing.Literal:
         return "one of " + ", ".join(repr(a) for a in typing.get_args(hint))
-    if origin is typing.Annotated:
-        return _describe(typing.get_args(hint)[0])
+    if origin is typing.Annotated:  # Annotated[str, "a name or an agent spec"]: the words given
+        said = [m for m in hint.__metadata__ if isinstance(m, str)]
+        return said[0] if said else _describe(typing.get_args(hint)[0])
     words = {bool: "true or false", int: "an int", float: "a number", str: "text", type(None): "None"}
     if hint is None or hint in words:
         return words[type(None) if hint is None else hint]
@@ -381,8 +386,9 @@ def check_values(
 ) -> dict[str, Any]:
     """``params`` as ``cls(rules, **params)`` takes them, checked against the annotations of its
     constructor (:func:`parameter_types`): ``int``, ``float`` (an int is taken as the float),
-    ``bool``, ``str``, path classes (a text is taken as the path), ``None``, unions, ``Optional``
-    and ``Literal``; unannotated parameters accept anything. ``texts`` are the values as a spec
+    ``bool``, ``str``, path classes (a text is taken as the path), ``None``, unions, ``Optional``,
+    ``Literal`` and ``Annotated`` (a text among its metadata says what the parameter takes, in
+    the error); unannotated parameters accept anything. ``texts`` are the values as a spec
     wrote them: a parameter annotated ``str`` whose text read as a number gets the text.
 
     A value its annotation does not accept is one :class:`ParameterError`, ``who`` first
