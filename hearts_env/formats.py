@@ -18,10 +18,18 @@ deal index, hand sizes, the stock). Three formats carry the same numbers:
 :func:`unpack_numpy` turn either compact format back into exactly the float32 observation.
 Which bit of which word holds each entry is the layout's :class:`~hearts_env.layouts.Packing`
 (``layout.packing``, :mod:`hearts_env.layouts`), derived from the rules alone.
+
+Both check their arguments before any work: ``layout`` a :class:`~hearts_env.layouts.Layout`
+(``hearts_env.observation.layout(rules)``; a preset name or None is a ``TypeError`` saying so),
+the observation an array or a format's dict (``TypeError`` otherwise), its dtype one of a
+format's, its widths the layout's, packed words with no bit set where the layout keeps none (a
+packed observation of another layout of the same width, e.g. another Smear variant's, is a
+``ValueError`` when it uses such a bit), and ``device`` a torch device (``""`` refused).
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -43,10 +51,88 @@ def check_format(obs_format: Any) -> str:
     return obs_format
 
 
+def _check_layout(layout: Any) -> Packing:
+    """``layout``'s packing, or a ``TypeError`` saying what to pass (a preset name, None, a
+    universal view ... are not a layout)."""
+    packing = getattr(layout, "packing", None) if isinstance(layout, Layout) else None
+    if not isinstance(packing, Packing):
+        got = type(layout).__name__
+        if isinstance(layout, (str, type(None))):
+            got += f" {layout!r}"
+        raise TypeError(
+            "layout must be the observation's hearts_env.layouts.Layout "
+            f"(hearts_env.observation.layout(rules), or the env's layout), got {got}"
+        )
+    return packing
+
+
 def _parts(obs: Mapping[str, Any] | Any) -> tuple[Any, Any]:
+    """The observation's main array and its tail (None for a bare array); ``TypeError`` for
+    anything that is not an array, a tensor or a format's dict."""
     if isinstance(obs, Mapping):
-        return obs["observation"], obs.get("tail")
-    return obs, None
+        if "observation" not in obs:
+            keys = ", ".join(map(repr, obs)) or "none"
+            raise TypeError(
+                f"an observation dict has an 'observation' entry (and 'tail' when compact), got keys {keys}"
+            )
+        main, tail = obs["observation"], obs.get("tail")
+    else:
+        main, tail = obs, None
+    for name, value in (("observation", main), ("tail", tail)):
+        missing = value is None and name == "observation"
+        if missing or (value is not None and not hasattr(value, "dtype")):
+            raise TypeError(
+                f"the {name} must be a NumPy array or a torch tensor (a format's dict: 'observation' and, "
+                f"compact, 'tail'), got {type(value).__name__}"
+            )
+    return main, tail
+
+
+_USED_BITS: weakref.WeakKeyDictionary[Packing, np.ndarray] = weakref.WeakKeyDictionary()
+
+
+def _used_bits(packing: Packing) -> np.ndarray:
+    """(W,) uint64: the bits of each packed word that ``packing`` reads (the others are 0 in every
+    observation of its layout)."""
+    if packing not in _USED_BITS:
+        bits = np.zeros(packing.words * 64, np.uint8)
+        bits[packing.source] = 1
+        if packing.second is not None:
+            bits[packing.second[packing.second >= 0]] = 1
+        _USED_BITS[packing] = np.packbits(bits, bitorder="little").view(np.uint64)
+    return _USED_BITS[packing]
+
+
+def _check_words(words: np.ndarray, packing: Packing) -> None:
+    """``ValueError`` if packed words set a bit ``packing`` does not read: they are another
+    layout's of the same width (another Smear variant's, say). One OR over the batch."""
+    seen = np.bitwise_or.reduce(words.reshape(-1, packing.words).view(np.uint64), axis=0)
+    stray = seen & ~_used_bits(packing)
+    if stray.any():
+        word = int(np.flatnonzero(stray)[0])
+        raise ValueError(
+            f"packed words set bit(s) this layout does not use (word {word}): is it another preset's or "
+            "player count's observation of the same width? unpack it with the layout of its rules"
+        )
+
+
+def _check_device(device: Any) -> Any:
+    """``device`` as torch reads it (None: where the observation is); ``ValueError`` for a string
+    torch does not read (``""``, ``"gpu"``), ``TypeError`` for anything else."""
+    import torch
+
+    if device is None or isinstance(device, torch.device):
+        return device
+    if not isinstance(device, str):
+        raise TypeError(
+            f"device must be a torch device or its name ('cpu', 'cuda:0'), got {type(device).__name__}"
+        )
+    try:
+        return torch.device(device)
+    except (RuntimeError, ValueError):
+        raise ValueError(
+            f"device must name a torch device ('cpu', 'cuda', 'cuda:0', 'mps'), got {device!r}"
+        ) from None
 
 
 def _check(fmt: str, main_shape: tuple[int, ...], tail_shape: tuple[int, ...] | None,
@@ -110,10 +196,12 @@ def unpack_numpy(obs: Mapping[str, np.ndarray] | np.ndarray, layout: Layout) -> 
 
     ``ValueError`` (expected against got) for an observation that does not fit ``layout``: a
     last axis of another width (another preset's layout, cut-short words), a missing or
-    misshapen ``tail``, or a uint8 value its entry cannot hold (2 where only 0/1 can be)."""
+    misshapen ``tail``, a uint8 value its entry cannot hold (2 where only 0/1 can be), or packed
+    words with a bit set that the layout does not use; ``TypeError`` for a ``layout`` that is not
+    a :class:`~hearts_env.layouts.Layout` or an observation that is not an array or a dict."""
+    packing = _check_layout(layout)
     main, tail = _parts(obs)
     main = np.asarray(main)
-    packing = layout.packing
     fmt = _format_of(main.dtype)
     tail = None if tail is None else np.asarray(tail)
     _check(fmt, main.shape, None if tail is None else tail.shape,
@@ -124,6 +212,7 @@ def unpack_numpy(obs: Mapping[str, np.ndarray] | np.ndarray, layout: Layout) -> 
         _check_counts(main, layout)
         bits = main
     else:
+        _check_words(main, packing)
         flat = np.unpackbits(np.ascontiguousarray(main).view(np.uint8), axis=-1, bitorder="little")
         bits = np.take(flat, packing.source, axis=-1)
         if packing.second is not None:
@@ -160,18 +249,22 @@ def unpack(
     NumPy arrays are expanded by :func:`unpack_numpy`, the same numbers, faster).
 
     Shapes and dtypes are checked against ``layout`` (``ValueError`` naming expected and got),
-    and a uint8 prefix's values on the host (NumPy or a CPU tensor: one vectorised pass); a
-    uint8 tensor already on an accelerator is not value-checked (that would wait for the
-    device)."""
+    and on the host (NumPy or a CPU tensor: one vectorised pass) a uint8 prefix's values and the
+    packed words' unused bits; a tensor already on an accelerator is not value-checked (that
+    would wait for the device). ``device``: a torch device or its name (``""`` is refused)."""
     import torch
 
+    packing = _check_layout(layout)
+    device = _check_device(device)
     main, tail = _parts(obs)
-    packing = layout.packing
     fmt = _format_of(main.dtype)
     _check(fmt, tuple(main.shape), None if tail is None else tuple(tail.shape),
            None if tail is None else tail.dtype, packing)  # fmt: skip
-    if fmt == "uint8" and (isinstance(main, np.ndarray) or main.device.type == "cpu"):
+    on_host = isinstance(main, np.ndarray) or main.device.type == "cpu"
+    if fmt == "uint8" and on_host:
         _check_counts(main if isinstance(main, np.ndarray) else main.numpy(), layout)
+    if fmt == "packed" and on_host:
+        _check_words(main if isinstance(main, np.ndarray) else main.numpy(), packing)
     if isinstance(main, np.ndarray):
         if main.dtype == np.float32:
             return torch.from_numpy(main).to(device)
