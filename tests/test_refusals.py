@@ -324,3 +324,31 @@ def test_unknown_reset_keys_are_refused_with_the_known_ones_everywhere() -> None
             reset(seed=0, options={"options": 1})
     finally:
         vector.close()
+
+
+def test_a_refused_smear_position_leaves_the_vector_env_usable() -> None:
+    """Smear: a batch of positions of another length is refused before any game changes."""
+    live = Table(make_rules("smear_widow"), 1)
+    live.reset(seed=3)
+    rng = np.random.default_rng(0)
+    while True:  # through the bidding into the play
+        try:
+            batch = live.position(0)
+            break
+        except ValueError:
+            mask = live.action_mask()
+            live.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    env, twin = (hearts_env.vector_env("smear_widow", num_envs=2) for _ in range(2))
+    try:
+        for one in (env, twin):
+            obs, _ = one.reset(seed=5)
+        legal = env.legal_masks()
+        with pytest.raises(ValueError, match="holds 2 positions"):
+            env.reset(options={"position": batch.take(np.zeros(3, np.int64))})
+        np.testing.assert_array_equal(legal, env.legal_masks())
+        vector_play_on(env, twin, obs)
+        obs, info = env.reset(options={"position": batch})
+        assert (info["current_player"] == int(live.current_player[0])).all()
+    finally:
+        env.close()
+        twin.close()
