@@ -207,10 +207,11 @@ def test_resume_needs_a_folder_and_its_checkpoint(tmp_path: Path, capsys) -> Non
 
 
 @pytest.mark.parametrize("flag", ["--opponents", "--eval-opponents"])
-def test_an_empty_agent_list_is_refused(flag: str, capsys) -> None:
-    assert hearts_cli.main(["train", flag, ""]) == 2
+def test_an_empty_agent_list_is_refused(flag: str, tmp_path: Path, capsys) -> None:
+    assert train(tmp_path / "run", flag, "") == 2  # once, the run went on with none, or the defaults
     assert "needs at least one agent spec, got ''" in capsys.readouterr().err
     with pytest.raises(ValueError, match=f"{flag[2:].replace('-', '_')} needs at least one agent spec"):
         Args(**{flag[2:].replace("-", "_"): ()}).validate()
-    assert mixture.main(["--configs", ""]) == 2
+    tiny = [*FLAGS, "--total-decisions", "512", "--shards", "1", "--eval-presets", "hearts"]
+    assert mixture.main([*tiny, "--run-dir", str(tmp_path / "mix"), "--configs", ""]) == 2
     assert "needs at least one configuration PRESET-N, got ''" in capsys.readouterr().err

@@ -43,12 +43,17 @@ tensors and plain values only, read with ``weights_only=True``, see :func:`check
 (losses per iteration), ``eval.csv`` and ``learning_curve.png`` (duplicate evaluation against
 ``eval_opponents`` every ``eval_every`` decisions, through :mod:`evaluation.duplicate`), and
 ``tb/`` (TensorBoard), and ``summary.json`` (what the run did). A progress bar shows decisions/s
-and the latest evaluation. ``run_dir`` defaults to ``runs/PRESET-Np``.
+and the latest evaluation. ``run_dir`` defaults to ``runs/PRESET-Np``. Every file but ``tb/`` is
+written whole and atomically; a folder that holds a run's files is never written over by a new
+run (``--resume`` continues it, ``--overwrite`` removes them first), and one run at a time holds
+it (:mod:`training.run_folder`).
 
-When it ends (its time or decision budget spent, or Ctrl-C, which keeps the last checkpoint),
-a run prints a summary (:func:`training.summary.summary_text`): the decisions of each phase, the
-rate, the last evaluation in a tournament's terms, the files written, the ``hearts-env
-tournament`` command that plays that evaluation again, and the command that continues the run.
+When its time or decision budget is spent, a run prints a summary
+(:func:`training.summary.summary_text`): the decisions of each phase, the rate, the last
+evaluation in a tournament's terms, the files written, the ``hearts-env tournament`` command that
+plays that evaluation again, and the command that continues the run. Ctrl-C or SIGTERM keeps the
+last checkpoint, writes the summary, and says in one line what the checkpoint holds (exit status
+130 or 143).
 
 Shipping a policy: ``cp runs/hearts-4p/policy.pt agents/checkpoints/hearts-4p.pt`` (with the learning
 curve as ``agents/checkpoints/hearts-4p.png``, package data); ``agents.make("ppo", "hearts", 4)`` then
