@@ -1102,7 +1102,7 @@ def test_reset_options_that_cannot_reach_the_workers_are_refused_before_sending(
         obs, _ = env.reset()
         twin.reset()
         before = shard_snapshot(env)
-        with pytest.raises(TypeError, match="picklable"):
+        with pytest.raises(ValueError, match="'unknown'"):
             env.reset(options={"hands": HELD, "unknown": lambda: None})
         assert_same_fields(before, shard_snapshot(env))
         play_to_deal_end(env, obs, twin=twin)
@@ -1110,11 +1110,15 @@ def test_reset_options_that_cannot_reach_the_workers_are_refused_before_sending(
         assert (info["current_player"] == 0).all() and obs["action_mask"].sum() == 8
 
 
-def test_unknown_reset_keys_are_still_ignored() -> None:
-    """docs/rules.md: PettingZoo's API test passes an unknown key; only the deal's own keys
-    that cannot be used are refused."""
-    env = started(True)
-    env.reset(seed=4, options={"not_an_option": 1})
+def test_unknown_reset_keys_are_refused_and_change_nothing() -> None:
+    """docs/reliability.md: an unknown key is refused before anything changes; PettingZoo's API
+    test probe key ``"options"`` alone is accepted (and ignored)."""
+    env, untouched = started(True), started(True)
+    with pytest.raises(ValueError, match="'not_an_option'"):
+        env.reset(seed=4, options={"not_an_option": 1})
+    env.reset(seed=4, options={"options": 1})
+    untouched.reset(seed=4)
+    np.testing.assert_array_equal(env.unwrapped.table.state.hands, untouched.unwrapped.table.state.hands)
     play_out(env)
 
 

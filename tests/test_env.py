@@ -129,9 +129,13 @@ def test_fixed_deal_and_options() -> None:
     assert np.flatnonzero(env.observe("player_1")["action_mask"]).tolist() == parse_cards(hands[1])
 
 
-def test_unknown_reset_options_are_ignored() -> None:
+def test_unknown_reset_options_are_refused_but_pettingzoos_probe() -> None:
+    """An unknown key is refused, naming the known ones; PettingZoo's api_test probe key
+    ``"options"`` is the one tolerated (docs/reliability.md)."""
     env = hearts_env.env("hearts")
-    env.reset(seed=0, options={"something_else": 1})
+    with pytest.raises(ValueError, match=r"'something_else'.*dealer"):
+        env.reset(seed=0, options={"something_else": 1})
+    env.reset(seed=0, options={"options": 1})
     assert env.agent_selection == "player_1"
 
 
