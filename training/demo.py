@@ -65,7 +65,9 @@ def _demo(options: argparse.Namespace) -> int:
         return _train_and_play(options, run, train(args, lock=lock))
 
 
-TOURNAMENT_FILES = ("tournament.json", "tournament.csv", "tournament.png")
+TOURNAMENT_FILES = (
+    "tournament.json", "tournament.csv", "tournament_pairs.csv", "tournament.png",
+)  # fmt: skip
 """The demo's own files beside the run's."""
 
 
