@@ -139,15 +139,6 @@ def _policy_content(
     }
 
 
-def save_atomic(obj: Any, path: str | Path) -> None:
-    """``torch.save`` to a temporary file beside ``path``, then rename: a kill never leaves half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    torch.save(obj, partial)
-    os.replace(partial, path)
-
-
 def _unsafe_reason(error: Exception) -> str:
     """The line of torch's weights-only refusal that says what was refused."""
     for line in str(error).splitlines():

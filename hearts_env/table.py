@@ -410,9 +410,11 @@ class Table:
         if self.rules.game == "smear":
             return self._smear_position_batch(position, num_games)
         if isinstance(position, positions.PositionBatch):
+            if len(position) == 1 and num_games > 1:  # one position for every game, as Smear's
+                position = position.take(np.zeros(num_games, np.int64))
             if len(position) != num_games:
                 raise ValueError(
-                    f"a PositionBatch for this table needs {num_games} positions, got {len(position)}"
+                    f"a PositionBatch for this table needs {num_games} positions (or 1), got {len(position)}"
                 )
             positions.check_batch(self.rules, position)
             return position

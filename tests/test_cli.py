@@ -81,9 +81,13 @@ def test_an_empty_item_in_a_list_is_refused(capsys, argv: list[str]) -> None:
     assert f"argument {flag}: an empty " in err and repr(text) in err
 
 
-def test_an_empty_opponent_list_means_none() -> None:
+def test_an_empty_opponent_list_is_refused(capsys) -> None:
+    """``--opponents ''`` is refused (it used to run with the family's defaults): leaving the
+    flag out is the way to the defaults."""
     parser = config.add_arguments(argparse.ArgumentParser(prog="t"))
-    assert parser.parse_args(["--opponents", ""]).opponents == ()
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--opponents", ""])
+    assert "at least one agent spec" in capsys.readouterr().err
     assert parser.parse_args(["--opponents", "strategy, ducker"]).opponents == ("strategy", "ducker")
 
 

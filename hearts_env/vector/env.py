@@ -295,7 +295,7 @@ class HeartsVectorEnv(VectorEnv):
         position = options.get("position") if isinstance(options, Mapping) else None
         if not hasattr(position, "take"):  # no position, or a single one: the same in every game
             return [options] * self.num_workers
-        one = len(position) == 1 and self.rules.game == "smear"  # Smear's tables take a batch of one
+        one = len(position) == 1  # a batch of one is every game's position
         if len(position) != self.num_envs and not one:
             raise ValueError(
                 f"reset option 'position': a batch for this vector env holds {self.num_envs} positions "
