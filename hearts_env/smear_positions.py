@@ -459,17 +459,19 @@ class _Position:
 
     def hand_sizes(self) -> None:
         """The cards each seat had for play (held and played) as the rules leave them."""
-        keep, pitcher = self.rules.keep, self.pitcher
+        keep = self.rules.keep
+        most = (
+            max(keep, self.rules.hand_size) if self.engine.nine_card else keep
+        )  # nine-card keeps its trumps
         for seat, held in enumerate(self.held):
-            if self.deal in ("stock", "blind") or (self.deal == "widow" and seat == pitcher):
-                if held != keep:
-                    self.fail(
-                        f"seat {seat} holds and played {held} cards; every hand in play has {keep} here "
-                        f"(hands[{seat}] {_names(self.hands[seat])}, "
-                        f"played[{seat}] {_names(self.played[seat])})"
-                    )
-            elif held > max(keep, self.rules.hand_size if self.engine.nine_card else keep):
-                most = max(keep, self.rules.hand_size) if self.engine.nine_card else keep
+            exact = self.deal in ("stock", "blind") or (self.deal == "widow" and seat == self.pitcher)
+            if exact and held != keep:
+                whose = "the pitcher's hand" if self.deal == "widow" else "every hand"
+                self.fail(
+                    f"seat {seat} holds and played {held} cards; {whose} in play has {keep} here "
+                    f"(hands[{seat}] {_names(self.hands[seat])}, played[{seat}] {_names(self.played[seat])})"
+                )
+            if held > most:
                 self.fail(
                     f"seat {seat} holds and played {held} cards; a hand in play has at most {most} here"
                 )

@@ -283,7 +283,7 @@ ROWS: list[tuple[str, tuple[str, int], str, Mutation, type, str]] = [
      ValueError, "every hand in play has 6"),
     ("widow pitcher short", W4, "mid",
      lambda r, p: _move(p, "hands", int(p.pitcher[0]), "thrown", int(p.pitcher[0])),
-     ValueError, "every hand in play has 6"),
+     ValueError, "the pitcher's hand in play has 6"),
     ("nine-card non-trump played", N4, "mid",
      _non_trump_played,
      ValueError, "only trumps are played"),
