@@ -349,6 +349,8 @@ def test_the_dataclass_refuses_unknown_fields() -> None:
         SmearPositionBatch(**values, dealr=np.array([2]))
     with pytest.raises(TypeError, match="SmearPositionBatch"):
         check_batch(rules, "QS")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="a position of Smear, not of hearts"):
+        check_batch(make_rules("hearts"), position)
 
 
 def _state(table: Table) -> dict[str, np.ndarray]:
