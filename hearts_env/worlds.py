@@ -43,7 +43,10 @@ themselves (they are in hands, like any unseen card).
 
 **Covered.** Every Hearts-family preset and player count, including Joker Hearts, Heartsette,
 Domino Hearts, Cancellation Hearts and the bidding and declaring variants (decisions reveal no
-cards). Smear is refused with ``NotImplementedError``.
+cards). Smear's facts are :mod:`hearts_env.smear_worlds`'; a family without its own is refused
+with ``NotImplementedError``. Worlds record the rules they were sampled for, and
+:func:`world_positions` refuses worlds of other rules, another observer or another shape
+(:func:`check_worlds`).
 
 **Method.** The unseen cards of one suit are interchangeable as far as the constraints go, so
 the count is a sum over how many cards of each suit each constrained seat (one void or more)
