@@ -43,7 +43,7 @@ themselves (they are in hands, like any unseen card).
 
 **Covered.** Every Hearts-family preset and player count, including Joker Hearts, Heartsette,
 Domino Hearts, Cancellation Hearts and the bidding and declaring variants (decisions reveal no
-cards). Smear's facts are :mod:`hearts_env.smear_worlds`'; a family without its own is refused
+cards). Smear's facts are read by :mod:`hearts_env.smear_worlds`; a family without a reader is refused
 with ``NotImplementedError``. Worlds record the rules they were sampled for, and
 :func:`world_positions` refuses worlds of other rules, another observer or another shape
 (:func:`check_worlds`).
