@@ -47,9 +47,9 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import Agent, Observation
+from agents.defaults import FAMILY_DEFAULTS, FamilyDefaults, family_defaults
 from hearts_env import agent_specs
 from hearts_env.agent_specs import BUILTIN_AGENTS, parse_value
-from hearts_env.families import FAMILIES, FamilyDefaults, family_of
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
 
@@ -57,15 +57,6 @@ REGISTRY: dict[str, str] = BUILTIN_AGENTS
 """Built-in agent name -> ``module:class``; imported on use, so optional dependencies stay
 optional (the table of :data:`hearts_env.agent_specs.BUILTIN_AGENTS`, which pyproject.toml
 declares as entry points too)."""
-
-
-FAMILY_DEFAULTS: dict[str, FamilyDefaults] = {name: record.agents for name, record in FAMILIES.items()}
-"""Game family (``Rules.game``) -> its default agents (declared in :mod:`hearts_env.families`)."""
-
-
-def family_defaults(game: str) -> FamilyDefaults:
-    """The default agents of game family ``game`` (``"hearts"`` or ``"smear"``, i.e. ``rules.game``)."""
-    return family_of(game).agents
 
 
 def names() -> list[str]:

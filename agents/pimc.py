@@ -67,8 +67,8 @@ from typing import Annotated, Any, ClassVar
 import numpy as np
 
 from agents.base import Agent, Observation
+from agents.defaults import family_defaults
 from agents.shipped import shipped_path
-from hearts_env.families import family
 from hearts_env.rollouts import ROLLOUTS
 from hearts_env.rules import Rules
 from hearts_env.smear_worlds import world_positions as smear_world_positions
@@ -106,7 +106,7 @@ def resolve_player(rules: Rules, name: str, what: str) -> str:
     Any other name is returned as given; ``what`` names the parameter in the error."""
     if not isinstance(name, str) or not name:
         raise ValueError(f"pimc: {what} must be a name or an agent spec, got {name!r}")
-    heuristic = family(rules).agents.heuristic  # strategy, smear
+    heuristic = family_defaults(rules.game).heuristic  # strategy, smear
     if name == "heuristic":
         return heuristic
     if name != "best":

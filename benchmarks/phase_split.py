@@ -25,12 +25,11 @@ import numpy as np
 
 import agents
 from agents.base import Agent, Observation
-from hearts_env.families import family
 from hearts_env.rules import Rules
 
 
 def _spec(rules: Rules, name: str) -> str:
-    return family(rules).agents.heuristic if name == "heuristic" else name.replace(";", ":")
+    return agents.family_defaults(rules.game).heuristic if name == "heuristic" else name.replace(";", ":")
 
 
 class PhaseSplit(Agent):

@@ -2,7 +2,7 @@
 
 A :class:`Family` says what a family is made of (engine, observer, layout, bounds, renderer,
 rules description topics and table columns), which way its rewards are better, the scale that
-makes a deal's rewards of order 1, and the agents that commands use when none is named.
+makes a deal's rewards of order 1.
 :func:`family` looks a record up by rules; everything else asks the record instead of comparing
 ``rules.game``.
 
@@ -19,23 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from hearts_env.rules import Rules
-
-
-@dataclass(frozen=True)
-class FamilyDefaults:
-    """The agents a game family uses when a command names none (agent specs, see
-    :func:`agents.parse_spec`)."""
-
-    heuristic: str
-    """The family's best heuristic: the default opponent of ``play``."""
-    teacher: str
-    """The imitation teacher of training (``--imitation-decisions``)."""
-    opponents: tuple[str, ...]
-    """The training league's heuristic opponents."""
-    eval_opponents: tuple[str, ...]
-    """The opponents of training's periodic evaluation."""
-    tournament: tuple[str, ...]
-    """The agents of a tournament."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +51,6 @@ class Family:
     """Whether a settlement may pay chips (``reward="chips"``)."""
     scale_points: Callable[[Rules], int]
     """The points at stake in a deal: a deal's rewards are divided by them in training."""
-    agents: FamilyDefaults
-    """The agents used when none is named."""
     columns: str
     """``module:attribute``: the columns (:class:`~hearts_env.describe.topics.Column`) of a
     preset's table by player count in the rules reference."""
@@ -119,13 +100,6 @@ FAMILIES: dict[str, Family] = {
         better="lower",
         chips=True,
         scale_points=lambda rules: rules.penalty_total,
-        agents=FamilyDefaults(
-            heuristic="strategy",
-            teacher="strategy",
-            opponents=("strategy", "ducker"),
-            eval_opponents=("strategy", "random"),
-            tournament=("strategy", "ducker", "lowest", "random"),
-        ),
         columns="hearts_env.describe.hearts:COLUMNS",
         piece_axes="hearts_env.observation:PIECE_AXES",
         axis_names="hearts_env.observation:axis_names",
@@ -144,13 +118,6 @@ FAMILIES: dict[str, Family] = {
         better="higher",
         chips=False,
         scale_points=lambda rules: rules.smear_points,
-        agents=FamilyDefaults(
-            heuristic="smear",
-            teacher="smear",
-            opponents=("smear", "lowest", "random"),
-            eval_opponents=("smear", "random"),
-            tournament=("smear", "lowest", "random"),
-        ),
         columns="hearts_env.describe.smear:COLUMNS",
         piece_axes="hearts_env.smear_observation:PIECE_AXES",
         axis_names="hearts_env.smear_observation:axis_names",
