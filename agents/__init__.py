@@ -29,7 +29,7 @@ rules it cannot play is one ``ValueError`` naming the agent, the preset and what
 
 A *spec* names an agent with parameters, for command lines: ``"ismcts:simulations=1000"``,
 ``"my_agent.py:MyAgent:depth=3"``, ``"my_package.agents:MyAgent:label=mine"``
-(:mod:`hearts_env.agent_specs`: the grammar, ``label=``, and the entry-point group
+(:mod:`agents.specs`: the grammar, ``label=``, and the entry-point group
 ``hearts_env.agents`` through which an installed package registers its agents; :func:`names`
 lists them beside the built-ins). Every function here that takes an agent ``name`` takes any
 spec target: a registered name, ``module:Class`` or ``path/to/file.py:Class``.
@@ -46,16 +46,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agents import specs as agent_specs
 from agents.base import Agent, Observation
 from agents.defaults import FAMILY_DEFAULTS, FamilyDefaults, family_defaults
-from hearts_env import agent_specs
-from hearts_env.agent_specs import BUILTIN_AGENTS, parse_value
+from agents.specs import BUILTIN_AGENTS, parse_value
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
 
 REGISTRY: dict[str, str] = BUILTIN_AGENTS
 """Built-in agent name -> ``module:class``; imported on use, so optional dependencies stay
-optional (the table of :data:`hearts_env.agent_specs.BUILTIN_AGENTS`, which pyproject.toml
+optional (the table of :data:`agents.specs.BUILTIN_AGENTS`, which pyproject.toml
 declares as entry points too)."""
 
 
@@ -67,7 +67,7 @@ def names() -> list[str]:
 
 def agent_class(name: str) -> type[Agent]:
     """The class ``name`` names: a registered agent, ``module:Class`` or ``path/to/file.py:Class``
-    (``ValueError`` naming what is wrong otherwise, :func:`hearts_env.agent_specs.load_class`)."""
+    (``ValueError`` naming what is wrong otherwise, :func:`agents.specs.load_class`)."""
     return agent_specs.load_class(name)
 
 
@@ -97,11 +97,11 @@ def from_rules(name: str, rules: Rules, **params: Any) -> Agent:
     """Agent ``name`` for an existing :class:`~hearts_env.rules.Rules`, with its own ``params``.
 
     A parameter the agent does not take, or a value its constructor's annotation does not accept
-    (:func:`hearts_env.agent_specs.check_values`), is one
-    :class:`~hearts_env.agent_specs.ParameterError` (a ``ValueError`` and a ``TypeError``) naming
+    (:func:`agents.specs.check_values`), is one
+    :class:`~agents.specs.ParameterError` (a ``ValueError`` and a ``TypeError``) naming
     the agent, the parameter, the value and what it takes; a constructor failing otherwise than
     with a ``ValueError``, ``TypeError`` or ``ImportError`` is one ``ValueError`` naming the agent
-    and the cause (:func:`hearts_env.agent_specs.construct`)."""
+    and the cause (:func:`agents.specs.construct`)."""
     cls = agent_class(name)
     takes_any = name not in REGISTRY and agent_specs.parameters(cls) is None
     unknown = set() if takes_any else set(params) - set(agent_parameters(name))
@@ -141,7 +141,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 def labels(specs: list[str]) -> list[str]:
     """The names the agents of ``specs`` have in one table's reports
-    (:func:`hearts_env.agent_specs.labels`): ``label=`` where given, else a short default."""
+    (:func:`agents.specs.labels`): ``label=`` where given, else a short default."""
     return agent_specs.labels(specs)
 
 

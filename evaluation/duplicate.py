@@ -75,6 +75,7 @@ import numpy as np
 from agents import Agent, family_defaults, parse_spec, refusal, weights_digest
 from agents import labels as agent_labels
 from agents.base import random_legal
+from agents.specs import absolute as _absolute
 from evaluation.flags import build_agent, non_negative_int, positive_int, signals_held
 from evaluation.progress import bar_text, progress_bar, short_name
 from evaluation.provenance import run_record
@@ -91,7 +92,6 @@ from evaluation.report import (
     write_png,
 )
 from evaluation.seating import rotation_offsets, rotations, seating, team_positions
-from hearts_env.agent_specs import absolute as _absolute
 from hearts_env.families import family
 from hearts_env.presets import make_rules
 from hearts_env.rules import PASS_DIRECTIONS, Rules
@@ -127,7 +127,7 @@ class TournamentConfig:
     options: dict[str, Any] = field(default_factory=dict)
     """Rule options over the preset (docs/rules.md), e.g. ``{"hearts_break": "heart_or_queen"}``."""
     agents: list[str] | None = None
-    """Agent specs (:mod:`hearts_env.agent_specs`: a registered name, ``module:Class`` or
+    """Agent specs (:mod:`agents.specs`: a registered name, ``module:Class`` or
     ``path/to/file.py:Class``, with ``key=value`` parameters and ``label=``), seated in this order
     and repeated to fill the table; a file's path is made absolute (Ray workers and resumes from
     another directory find it). None: the game family's (``agents.family_defaults``: ``strategy,

@@ -125,7 +125,7 @@ def comma_list(item: Callable[[str], Any], what: str, allow_empty: bool = False)
 
 def agent_spec(text: str) -> str:
     """An argparse ``type=`` for one agent spec (``strategy``, ``ismcts:simulations=100``,
-    ``path/to/my_agent.py:MyAgent:depth=3``, :mod:`hearts_env.agent_specs`): the class is loaded
+    ``path/to/my_agent.py:MyAgent:depth=3``, :mod:`agents.specs`): the class is loaded
     and its parameters checked, so a bad spec is refused before anything runs."""
     try:
         parse_spec(text)  # imports the agent's module: ppo needs torch

@@ -2,7 +2,8 @@
 
 :func:`single_agent_env` is the setting most RL code and Stable-Baselines3 expect: one seat
 learns, every other seat is played inside :meth:`SingleSeatEnv.step` by the given agents
-(anything with ``act(observation_batch, rng) -> (B,) actions``, the ``agents.Agent`` protocol).
+(anything with ``act(observation_batch, rng) -> (B,) actions``: :class:`Policy`), or by the
+agents registered under the entry-point group :data:`AGENT_GROUP` when they are given by name.
 It is a thin driver of a :class:`~hearts_env.table.Table` of one game.
 
 =====================  ======================================================================
@@ -39,6 +40,7 @@ penalty, the episode ends): what learners that sample without the mask need, and
 
 from __future__ import annotations
 
+import importlib.metadata
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -52,11 +54,15 @@ from hearts_env.render import render_text
 from hearts_env.rules import Rules
 from hearts_env.table import Table
 
+AGENT_GROUP = "hearts_env.agents"
+"""The entry-point group under which agents are registered by name (``name = "module:Class"``,
+built as ``Class(rules)``); the project's own agents are declared there in pyproject.toml."""
+
 
 @runtime_checkable
 class Policy(Protocol):
-    """What plays an opponent seat: ``act({"observation": (B, D) float32, "action_mask": (B, A)
-    int8}, rng) -> (B,)`` legal actions (the ``agents.Agent`` protocol)."""
+    """What plays an opponent seat, an agent: anything with ``act({"observation": (B, D)
+    float32, "action_mask": (B, A) int8}, rng) -> (B,)`` legal actions."""
 
     def act(self, obs: Mapping[str, np.ndarray], rng: np.random.Generator) -> np.ndarray: ...
 
@@ -215,12 +221,12 @@ def single_agent_env(
     """``preset`` as a single-agent ``gymnasium.Env``: ``seat`` learns, the other seats are
     played by ``opponents`` inside ``step`` (see :mod:`hearts_env.single`).
 
-    ``opponents``: one agent spec string (``"random"``, ``"strategy"``, ``"ppo:checkpoint=PATH"``,
-    ``"mymodule:MyAgent"``) or agent object for every other seat, or a sequence with one per
-    other seat in seat order (the learning seat left out). An agent object is anything with
-    ``act({"observation": (B, D) float32, "action_mask": (B, A) int8}, rng) -> (B,)`` (e.g.
-    ``agents.make("strategy", preset, num_players)``); a string is built with
-    :func:`hearts_env.agent_specs.build_agent`. ``seed`` seeds the first ``reset()`` (a later
+    ``opponents``: one agent object or registered agent name (``"random"``, ``"strategy"``) for
+    every other seat, or a sequence with one per other seat in seat order (the learning seat left
+    out). An agent object is anything with ``act({"observation": (B, D) float32, "action_mask":
+    (B, A) int8}, rng) -> (B,)`` (:class:`Policy`): an agent with parameters or a class of your
+    own is built first and passed as the object. A name is looked up in the entry-point group
+    :data:`AGENT_GROUP` and built as ``Class(rules)``. ``seed`` seeds the first ``reset()`` (a later
     ``reset(seed=...)`` seeds again). ``episode``: ``"deal"`` or ``"game"``. ``reward``: the
     PettingZoo env's (``None``: ``"team"`` in partnership games, else ``"points"``).
     ``render_mode``: ``"ansi"`` or ``"human"``. Other ``options`` are rule options
@@ -249,7 +255,7 @@ def _opponents(opponents: Any, rules: Rules, others: list[int]) -> dict[int, Pol
         return {s: one for s in others}
     if not isinstance(opponents, Sequence):
         raise TypeError(
-            f"opponents must be an agent spec string, an object with act(observation, rng), or a list "
+            f"opponents must be an agent name, an object with act(observation, rng), or a list "
             f"of {len(others)} of them (one per other seat of {where}), got {type(opponents).__name__} "
             f"{opponents!r}"
         )
@@ -261,14 +267,27 @@ def _opponents(opponents: Any, rules: Rules, others: list[int]) -> dict[int, Pol
     return {s: _agent(o, rules, f"opponents[{i}]") for i, (s, o) in enumerate(zip(others, opponents))}
 
 
-def _agent(spec: Any, rules: Rules, name: str) -> Policy:
-    if isinstance(spec, str):
-        from hearts_env.agent_specs import build_agent
-
-        return build_agent(spec, rules)
-    if isinstance(spec, type) or not isinstance(spec, Policy):
+def _agent(given: Any, rules: Rules, name: str) -> Policy:
+    if isinstance(given, str):
+        return _registered(given, rules, name)
+    if isinstance(given, type) or not isinstance(given, Policy):
         raise TypeError(
-            f"{name} must be an agent spec string (e.g. 'random') or an object with act(observation, rng) "
-            f"(an instance, not a class), got {type(spec).__name__} {spec!r}"
+            f"{name} must be an agent name (e.g. 'random') or an object with act(observation, rng) "
+            f"(an instance, not a class), got {type(given).__name__} {given!r}"
         )
-    return spec
+    return given
+
+
+def _registered(agent_name: str, rules: Rules, name: str) -> Policy:
+    """The agent registered as ``agent_name`` under :data:`AGENT_GROUP`, built for ``rules``."""
+    points = {point.name: point for point in importlib.metadata.entry_points(group=AGENT_GROUP)}
+    if agent_name not in points:
+        known = ", ".join(sorted(points)) or f"none (no package declares the entry-point group {AGENT_GROUP})"
+        raise ValueError(
+            f"{name}: {agent_name!r} is not a registered agent name: choose one of {known}, or pass an "
+            "agent object (one with parameters or of your own class, built first)"
+        )
+    agent = points[agent_name].load()(rules)
+    if not isinstance(agent, Policy):
+        raise TypeError(f"{name}: the agent registered as {agent_name!r} has no act(observation, rng)")
+    return agent

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import agents
-from hearts_env import agent_specs
-from hearts_env.agent_specs import build_agent, parse
+from agents import specs as agent_specs
+from agents.specs import build_agent, parse
 from hearts_env.observation import layout
 from hearts_env.presets import make_rules
 from hearts_env.table import Table

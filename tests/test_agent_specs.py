@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 
 import agents
+import hearts_env
+from agents import specs as agent_specs
+from agents.specs import build_agent, labels, parse
 from evaluation.duplicate import Tournament, TournamentConfig, format_report
 from hearts_cli import main
-from hearts_env import agent_specs
-from hearts_env.agent_specs import build_agent, labels, parse
 from hearts_env.presets import make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -245,6 +246,8 @@ def test_an_installed_package_registers_agents_by_entry_point(agent_file: Path, 
     assert agents.names()[-1] == "mine" and "mine" in agent_specs.names()
     assert type(build_agent("mine:depth=2", make_rules("hearts"))).__name__ == "Mine"
     assert labels(["mine:depth=2"]) == ["mine:depth=2"]
+    env = hearts_env.single_agent_env("hearts", "mine")  # the engine finds it by name, through the group
+    assert {type(agent).__name__ for agent in env.opponents.values()} == {"Mine"}
     report = Tournament(TournamentConfig(agents=["mine", "random"], deals=2, tables=1), progress=False).run()
     assert [row["name"] for row in report["agents"]] == ["mine", "random"]
 

@@ -149,11 +149,12 @@ def test_every_decision_of_the_opponents_is_played_for_them() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "words"),
     [
-        ({"opponents": 5}, TypeError, "opponents must be an agent spec string"),
+        ({"opponents": 5}, TypeError, "opponents must be an agent name"),
         ({"opponents": ["random", "random"]}, ValueError, "has 3 other seats (1, 2, 3), got 2 agents"),
-        ({"opponents": ["random", 3, "random"]}, TypeError, "opponents[1] must be an agent spec"),
+        ({"opponents": ["random", 3, "random"]}, TypeError, "opponents[1] must be an agent name"),
         ({"opponents": agents.agent_class("random")}, TypeError, "an instance, not a class"),
-        ({"opponents": "no_such_agent"}, ValueError, "no_such_agent"),
+        ({"opponents": "no_such_agent"}, ValueError, "'no_such_agent' is not a registered agent name"),
+        ({"opponents": "ppo:checkpoint=x.pt"}, ValueError, "or pass an agent object"),
         ({"seat": 4}, ValueError, "seat must be a seat 0..3 of hearts (4 players), got 4"),
         ({"episode": "match"}, ValueError, "episode"),
         ({"render_mode": "rgb_array"}, ValueError, "render_mode='rgb_array' is not known"),

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 import agents
+from agents.specs import absolute as absolute_spec
 from evaluation.flags import (
     Number,
     add_option_flag,
@@ -36,7 +37,6 @@ from evaluation.flags import (
     positive_float,
     positive_int,
 )
-from hearts_env.agent_specs import absolute as absolute_spec
 from hearts_env.formats import check_format
 
 

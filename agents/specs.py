@@ -28,8 +28,8 @@ metadata still finds them. A built-in name wins over an entry point of the same 
 registered name wins over a module of that name: ``random:Random`` is the agent ``random`` with
 a part that is not ``key=value`` (refused), not the standard library's class.
 
-This module sits below the agents: it imports agent classes by name when a spec is resolved,
-never at import time.
+The agent classes are imported by name when a spec is resolved, never when this module is
+(:mod:`agents` imports it first).
 """
 
 from __future__ import annotations
@@ -49,9 +49,11 @@ from typing import Any
 import numpy as np
 
 from hearts_env.rules import Rules
+from hearts_env.single import AGENT_GROUP
 
-GROUP = "hearts_env.agents"
-"""The entry-point group an installed package registers its agents under."""
+GROUP = AGENT_GROUP
+"""The entry-point group an installed package registers its agents under (the one through
+which :func:`hearts_env.single_agent_env` finds opponents given by name)."""
 
 BUILTIN_AGENTS: dict[str, str] = {
     "random": "agents.simple:RandomAgent",
