@@ -29,9 +29,9 @@ def play_and_render(preset: str, seed: int, every_trick: bool, **options: object
             infos[agent] = info
             env.step(None)
             continue
-        trick_before = int(raw.table.state.trick_number[0])
+        trick_before = int(raw.table.trick_number[0])
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        if every_trick and env.agents and int(raw.table.state.trick_number[0]) != trick_before:
+        if every_trick and env.agents and int(raw.table.trick_number[0]) != trick_before:
             print(env.render(), "\n")
     points = {a: i["deal_points"] for a, i in infos.items()}
     print(env.render())

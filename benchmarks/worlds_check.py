@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -37,9 +38,14 @@ def _pairs(rules: Rules, words: np.ndarray) -> np.ndarray:
     return words if rules.decks == 2 else np.stack([words, np.zeros_like(words)], -1)
 
 
+def _true_state(table: Table) -> SimpleNamespace:
+    """Every field of ``table``'s games, hidden hands included, read through its saved state."""
+    return SimpleNamespace(**table.state_dict()["fields"])
+
+
 def _truth(table: Table, game: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
     """The true hands (1, P, 2) by relative seat of ``seat`` and its unseen rest (1, 2)."""
-    s, rules = table.state, table.rules
+    s, rules = _true_state(table), table.rules
     p = rules.num_players
     order = (seat + np.arange(p)) % p
     hi = s.hands_hi[game] if rules.decks == 2 else np.zeros(p, U64)
@@ -59,7 +65,7 @@ def contradictions(
 ) -> np.ndarray:
     """(W,) bool: the worlds ``hands`` (W, P, 2), ``rest`` (W, 2) that contradict what the
     acting seat of ``game`` saw, judged by the engine's true state."""
-    seat = int(table.state.current[game])
+    seat = int(table.current_player[game])
     truth, true_rest = _truth(table, game, seat)
     p = rules.num_players
     bad = (hands[:, 0] != truth[:, 0]).any(axis=1)
@@ -73,7 +79,7 @@ def contradictions(
         pool = cardsets.add(*pool, hands[:, q, 0], hands[:, q, 1])
         true_pool = cardsets.add(*true_pool, truth[:, q, 0], truth[:, q, 1])
     bad |= (pool[0] != true_pool[0]) | (pool[1] != true_pool[1])
-    voids = int(table.state.voids[game])
+    voids = int(_true_state(table).voids[game])
     for q in range(1, p):
         for suit in range(4):
             if voids >> (4 * ((seat + q) % p) + suit) & 1:
@@ -105,7 +111,7 @@ def check(rules: Rules, samples: int, worlds: int, seed: int) -> dict[str, float
             for game in range(table.num_games):
                 hands, rest = _pairs(rules, sampled.hands[game]), _pairs(rules, sampled.rest[game])
                 bad += int(contradictions(rules, table, game, observations[game], hands, rest).sum())
-                truth, true_rest = _truth(table, game, int(table.state.current[game]))
+                truth, true_rest = _truth(table, game, int(table.current_player[game]))
                 true_bad += int(contradictions(rules, table, game, observations[game], truth, true_rest)[0])
                 true_bad += exact_count(rules, observations[game]) < 1
             drawn += worlds * table.num_games

@@ -259,7 +259,7 @@ class Tournament:
         whether he made it): the report counts them by bid level."""
         self.named_winner = "winner" in reported
         """Whether the engine names the side that wins a game (otherwise the lowest total wins)."""
-        levels = self.table.engine.bid_value.tolist() if self.contracts else None
+        levels = self.table.bid_values if self.contracts else None
         self.shape = RecordShape(
             names=self.names,
             seats_held=[int((self.agent_of == a).sum()) for a in range(len(self.names))],
@@ -517,7 +517,7 @@ class RoundPlayer:
         t, cfg, table = self.tournament, self.tournament.config, self.table
         p, n = t.rules.num_players, len(self.rows)
         local, mine_tables = np.arange(n), slice(self.tables.start, self.tables.stop)
-        hands, kitty = table.engine.shuffled_hands(np.random.default_rng([cfg.seed, k]), t.tables)
+        hands, kitty = table.shuffled_hands(np.random.default_rng([cfg.seed, k]), t.tables)
         repeat = len(t.rotations)
         if state is not None:
             table.restore_games(
@@ -527,8 +527,8 @@ class RoundPlayer:
             )
         # Domino Hearts: the stock's draw order is part of the deal, the same in every seating.
         order = None
-        if table.engine.stock_size:
-            order = stock_order(kitty, table.engine.stock_size, np.random.default_rng([cfg.seed, k, 2]))
+        if t.rules.stock_size:
+            order = stock_order(kitty, t.rules.stock_size, np.random.default_rng([cfg.seed, k, 2]))
             order = np.repeat(order[mine_tables], repeat, axis=0)
         table.deal_masks(
             np.repeat(hands[mine_tables], repeat, axis=0),

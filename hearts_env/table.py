@@ -927,6 +927,25 @@ class Table:
         cancelled = getattr(self.state, "last_cancelled", None)
         return self._no_games if cancelled is None else _read_only(cancelled)
 
+    @property
+    def num_actions(self) -> int:
+        """A: the number of actions of the rules (the card slots, then the named decisions),
+        the width of :meth:`action_mask`."""
+        return self.engine.num_actions
+
+    @property
+    def bid_values(self) -> np.ndarray | None:
+        """(A + 1,) int64: each action's value as a bid (0 a pass, -1 not a bid; the last entry
+        stands for no action), in games whose deals are played for a contract; None in others."""
+        values = getattr(self.engine, "bid_value", None)
+        return None if values is None else _read_only(values)
+
+    def shuffled_hands(self, rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """``count`` random deals for :meth:`deal_masks`: the hand masks (count, P) and the
+        undealt cards' masks (count,) (two decks: both words on a last axis), from
+        ``rng.permuted``: the shuffle a tournament publishes, so that its deals replay."""
+        return self.engine.shuffled_hands(rng, count)
+
     def observe(
         self, seats: np.ndarray | None = None, out: np.ndarray | None = None, constants: bool = True
     ) -> np.ndarray:

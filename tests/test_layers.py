@@ -237,3 +237,60 @@ def test_family_names_are_compared_in_the_family_registry_only() -> None:
         "a module compares family names outside hearts_env/families.py: ask the record "
         "(hearts_env.families.family(rules)) instead, or update FAMILY_BRANCHES_LEFT when a branch moves"
     )
+
+
+AGENT_PATH = re.compile(r"(?<![\w.])agents(\.[A-Za-z_]|:[A-Za-z_])")
+"""A path into the agents package (``agents.simple``, ``agents.Agent``, ``"agents:Name"``);
+``self.agents`` (PettingZoo's live agents) and ``hearts_env.agents`` (the entry-point group
+through which the engine finds agents by name) are not."""
+
+
+def agent_paths(text: str) -> list[int]:
+    """The numbers of the lines of ``text`` that name a path into the agents package."""
+    return [number for number, line in enumerate(text.splitlines(), 1) if AGENT_PATH.search(line)]
+
+
+def test_the_engine_names_no_agent() -> None:
+    """The engine knows no consumer: no module of ``hearts_env`` names an agent's module or
+    class, in code, strings or docstrings (an agent there is anything with ``act``; agents by
+    name come through the entry-point group ``hearts_env.agents``)."""
+    bad = 'x = "agents.simple:RandomAgent"\nself.agents = []\n"""the ``agents.Agent`` protocol"""'
+    assert agent_paths(bad) == [1, 3]
+    found = [f"{module.relative_to(ROOT)}:{number}"
+             for module in sorted((ROOT / "hearts_env").rglob("*.py"))
+             for number in agent_paths(module.read_text())]  # fmt: skip
+    assert not found, f"hearts_env names the agents package at {', '.join(found)}: say 'an agent' (with act)"
+
+
+CONSUMERS = ("agents", "evaluation", "training", "hearts_cli", "benchmarks")
+"""The packages above the engine: they use a table through its public batch API."""
+INTERNALS = ("state", "engine")
+"""A :class:`~hearts_env.table.Table`'s internals: its state record and its engine."""
+
+
+def internal_reads(source: str) -> list[int]:
+    """The lines of ``source`` that read a ``.state`` or ``.engine`` attribute: a table's
+    internals. An object's own ``self.state`` and a numpy generator's ``bit_generator.state``
+    are not a table's."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Attribute) and node.attr in INTERNALS):
+            continue
+        owner = node.value
+        own = isinstance(owner, ast.Name) and owner.id == "self" and node.attr == "state"
+        numpy = isinstance(owner, ast.Attribute) and owner.attr == "bit_generator"
+        if not (own or numpy):
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_consumers_read_a_table_through_its_public_api() -> None:
+    """``table.state`` and ``table.engine`` are the engine's own: the packages above it read
+    the table's views and methods (``current_player``, ``num_actions``, ``state_dict()`` …),
+    so the engine's records can change without them."""
+    bad = "a = table.state.current\nb = t.engine.num_actions\nc = rng.bit_generator.state\nself.state = a"
+    assert internal_reads(bad) == [1, 2]
+    found = [f"{module.relative_to(ROOT)}:{number}"
+             for package in CONSUMERS for module in sorted((ROOT / package).rglob("*.py"))
+             for number in internal_reads(module.read_text())]  # fmt: skip
+    assert not found, f"a table's state or engine is read outside hearts_env at {', '.join(found)}"

@@ -53,7 +53,7 @@ def iterations(dtype: torch.dtype, args: Args, count: int) -> list[tuple[float, 
     rng = np.random.default_rng(args.seed)
     table = Table(rules, args.num_games, reward=args.reward)
     table.reset(seed=args.seed)
-    net = PolicyValueNet(table.observer.layout.size, table.engine.num_actions, args.hidden)
+    net = PolicyValueNet(table.observer.layout.size, table.num_actions, args.hidden)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     league = League(rules, args, rng, CPU)
     league.seat(np.arange(args.num_games))

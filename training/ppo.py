@@ -357,7 +357,7 @@ def _train_in(
     rng = np.random.default_rng(args.seed)
     table = Table(rules, args.num_games, reward=args.reward)
     table.reset(seed=args.seed)
-    net = PolicyValueNet(table.observer.layout.size, table.engine.num_actions, args.hidden).to(device)
+    net = PolicyValueNet(table.observer.layout.size, table.num_actions, args.hidden).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     league = League(rules, args, rng, device, dtype=dtype)
     league.seat(np.arange(args.num_games))
