@@ -278,16 +278,26 @@ def _agent(given: Any, rules: Rules, name: str) -> Policy:
     return given
 
 
-def _registered(agent_name: str, rules: Rules, name: str) -> Policy:
-    """The agent registered as ``agent_name`` under :data:`AGENT_GROUP`, built for ``rules``."""
+def registered_agent(agent_name: str) -> Any:
+    """The class registered as ``agent_name`` under the entry-point group :data:`AGENT_GROUP`
+    (imported now). An unregistered name is one ``ValueError`` naming it and the registered ones."""
     points = {point.name: point for point in importlib.metadata.entry_points(group=AGENT_GROUP)}
     if agent_name not in points:
         known = ", ".join(sorted(points)) or f"none (no package declares the entry-point group {AGENT_GROUP})"
         raise ValueError(
-            f"{name}: {agent_name!r} is not a registered agent name: choose one of {known}, or pass an "
-            "agent object (one with parameters or of your own class, built first)"
+            f"{agent_name!r} is not a registered agent name: choose one of {known}, or pass an agent "
+            "object (one with parameters or of your own class, built first)"
         )
-    agent = points[agent_name].load()(rules)
+    return points[agent_name].load()
+
+
+def _registered(agent_name: str, rules: Rules, name: str) -> Policy:
+    """The agent registered as ``agent_name``, built for ``rules`` as ``Class(rules)``."""
+    try:
+        cls = registered_agent(agent_name)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    agent = cls(rules)
     if not isinstance(agent, Policy):
         raise TypeError(f"{name}: the agent registered as {agent_name!r} has no act(observation, rng)")
     return agent

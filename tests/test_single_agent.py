@@ -13,6 +13,7 @@ from gymnasium.utils.env_checker import check_env
 import agents
 import hearts_env
 from hearts_env.presets import preset_names
+from hearts_env.single import registered_agent
 
 
 def play_deal(env, seed: int, rng: np.random.Generator) -> tuple[float, dict, int]:
@@ -233,3 +234,9 @@ def test_check_env_passes_with_illegal_action_terminate(preset: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(hearts_env.single_agent_env(preset, "random", illegal_action="terminate"))
+
+
+def test_an_opponent_name_is_found_through_the_entry_point_group() -> None:
+    assert registered_agent("strategy") is agents.agent_class("strategy")
+    with pytest.raises(ValueError, match=r"'nobody' is not a registered agent name: choose one of .*random"):
+        registered_agent("nobody")
