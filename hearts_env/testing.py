@@ -161,7 +161,7 @@ def _same(a: Any, b: Any, what: str) -> None:
 
 
 def _shown(value: Any) -> str:
-    text = np.array2string(value, threshold=40) if isinstance(value, np.ndarray) else repr(value)
+    text = repr(value.tolist() if isinstance(value, np.ndarray) else value)  # one line, whatever the shape
     return text if len(text) <= 200 else text[:197] + "..."
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -73,6 +75,13 @@ def test_an_agent_is_found_by_its_registered_name_or_built_from_its_class() -> N
         check_agent(agents.make("random", "black_maria"), "hearts")
     with pytest.raises(ValueError, match="deals must be a positive int, got 0"):
         check_family("hearts", deals=0)
+
+
+def test_the_documented_snippet_runs() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "conformance.md").read_text(encoding="utf-8")
+    snippet = re.search(r"(?ms)^```python\n(.*?)^```", text)
+    assert snippet and "check_agent(FirstLegal" in snippet.group(1)
+    exec(compile(snippet.group(1), "docs/conformance.md", "exec"), {})  # noqa: S102  (our own page)
 
 
 def test_a_report_says_what_was_checked_and_skipped() -> None:
