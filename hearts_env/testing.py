@@ -3,6 +3,7 @@
 As pgx exports its ``api_test``, this module exports the checks the project's own tests run on
 both families and on every registered agent, for you to run on yours::
 
+    import hearts_env
     from hearts_env.testing import check_agent, check_family
 
     def test_my_agent():
@@ -25,7 +26,6 @@ its users reach behaves as documented.
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
 import io
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -39,11 +39,9 @@ from hearts_env.env import parallel_env
 from hearts_env.families import family
 from hearts_env.presets import make_rules
 from hearts_env.rules import Rules
+from hearts_env.single import registered_agent
 from hearts_env.table import Table
 from hearts_env.vector import vector_env
-
-AGENT_GROUP = "hearts_env.agents"
-"""The entry-point group through which :func:`check_agent` finds an agent given by name."""
 
 FAMILY_CHECKS = (
     "pettingzoo api",
@@ -223,9 +221,9 @@ def _play(
     return steps
 
 
-def _random_play(rules: Rules, seed: int, deals: int, games: int, reward: str | None = None) -> list[_Step]:
+def _random_play(rules: Rules, seed: int, deals: int, games: int) -> list[_Step]:
     """Uniformly random legal play of ``deals`` deals in ``games`` games dealt from ``seed``."""
-    table = Table(rules, games, reward=reward)
+    table = Table(rules, games)
     table.reset(seed=seed)
     rng = np.random.default_rng(seed)
     return _play(table, deals, lambda obs, mask, player: _random_actions(mask, rng))
@@ -772,14 +770,14 @@ def check_agent(
 
     ``agent``: an agent object built for this configuration, a class (or any callable) built as
     ``agent(rules, **params)``, or the name of an agent registered under the entry-point group
-    :data:`AGENT_GROUP` (built the same way). The agent plays every seat of ``games`` games for
-    ``deals`` deals each, as ``act({"observation": (B, D) float32, "action_mask": (B, A) int8,
-    "slot": (B,) int64}, rng)``. The checks (:data:`AGENT_CHECKS`, docs/conformance.md): the
-    actions are a (B,) integer array, each legal under its row's mask; whole deals are played;
-    a batch of one row is answered; the first decisions played again by an agent built again
-    (or the same object) with a generator of the same seed are the same (``reproducible=False``
-    skips this for an agent that does not promise it); an observation one column wider is
-    refused with ``ValueError``. A broken promise is one ``AssertionError``
+    :data:`~hearts_env.single.AGENT_GROUP` (built the same way). The agent plays every seat of
+    ``games`` games for ``deals`` deals each, as ``act({"observation": (B, D) float32,
+    "action_mask": (B, A) int8, "slot": (B,) int64}, rng)``. The checks (:data:`AGENT_CHECKS`,
+    docs/conformance.md): the actions are a (B,) integer array, each legal under its row's mask;
+    whole deals are played; a batch of one row is answered; the first decisions played again by
+    an agent built again (or the same object) with a generator of the same seed are the same
+    (``reproducible=False`` skips this for an agent that does not promise it); an observation
+    one column wider is refused with ``ValueError``. A broken promise is one ``AssertionError``
     naming the check and the configuration; an agent that refuses the rules raises its own
     ``ValueError`` when built.
     """
@@ -836,16 +834,7 @@ def check_agent(
 def _builder(agent: Any, rules: Rules, params: dict[str, Any]) -> Callable[[], Any]:
     """What builds the agent for ``rules`` afresh (an agent object: itself, every time)."""
     if isinstance(agent, str):
-        found = [point for point in importlib.metadata.entry_points(group=AGENT_GROUP) if point.name == agent]
-        if not found:
-            known = ", ".join(
-                sorted(point.name for point in importlib.metadata.entry_points(group=AGENT_GROUP))
-            )
-            raise ValueError(
-                f"agent {agent!r} is not registered under the entry-point group {AGENT_GROUP!r} "
-                f"(registered: {known or 'none'}); pass the agent object or its class instead"
-            )
-        cls = found[0].load()
+        cls = registered_agent(agent)
         return lambda: cls(rules, **params)
     if isinstance(agent, type) or (callable(agent) and not hasattr(agent, "act")):
         return lambda: agent(rules, **params)

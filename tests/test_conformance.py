@@ -69,7 +69,7 @@ def test_every_family_and_agent_is_covered() -> None:
 def test_an_agent_is_found_by_its_registered_name_or_built_from_its_class() -> None:
     assert check_agent("lowest", "black_maria", deals=1).passed == AGENT_CHECKS
     assert check_agent(agents.agent_class("random"), "smear_widow", deals=1).passed == AGENT_CHECKS
-    with pytest.raises(ValueError, match="'no_such_agent' is not registered"):
+    with pytest.raises(ValueError, match="'no_such_agent' is not a registered agent name"):
         check_agent("no_such_agent", "hearts")
     with pytest.raises(ValueError, match="built for black_maria with 3 players, not for hearts with 4"):
         check_agent(agents.make("random", "black_maria"), "hearts")
