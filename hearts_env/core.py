@@ -33,7 +33,6 @@ from typing import Any, ClassVar
 import numpy as np
 
 from hearts_env.bits import BIT, EMPTY, U64, ZERO
-from hearts_env.families import FAMILIES, family
 from hearts_env.phases import PLAYING
 from hearts_env.rules import Rules
 
@@ -170,11 +169,12 @@ class CardEngine:
     """A deal may be cancelled before any decision (then dealt again by the same dealer)."""
     decision_phases: dict[int, DecisionPhase]
     """The decision phases these rules have, by phase code."""
+    games: ClassVar[tuple[str, ...]]
+    """The game families (``Rules.game``) whose rules this engine plays."""
 
     def __init__(self, rules: Rules) -> None:
-        engine = f"{type(self).__module__}:{type(self).__name__}"
-        if family(rules).engine != engine:
-            games = [name for name, record in FAMILIES.items() if record.engine == engine]
+        if rules.game not in self.games:
+            games = self.games
             wanted = f"game={games[0]!r} rules" if len(games) == 1 else f"the rules of {' or '.join(games)}"
             raise ValueError(f"{type(self).__name__} needs {wanted}, got {rules.game!r}")
         self.rules = rules

@@ -18,7 +18,7 @@ first-trick restriction), :meth:`Engine._end_trick` (``trick_winner``), and
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -72,6 +72,8 @@ class Engine(CardEngine):
     acting seats' legal cards; :meth:`step` (:class:`~hearts_env.core.CardEngine`'s) plays one
     decision in every game.
     """
+
+    games: ClassVar[tuple[str, ...]] = ("hearts",)
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)

@@ -43,7 +43,7 @@ import numpy as np
 from hearts_env import cardsets
 from hearts_env.bits import EMPTY
 from hearts_env.cards import NUM_CARDS, SUIT_MASKS, card_name, cards_of, parse_card
-from hearts_env.families import family
+from hearts_env.engine import Engine
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
 Cards = Sequence[int | str]
@@ -196,15 +196,13 @@ _SECOND_WORDS = {
 }  # fmt: skip
 """The two-deck fields of :class:`PositionBatch`, each with the field whose shape it has."""
 _SUITS = "CDHS"
-_HEARTS_ENGINE = "hearts_env.engine:Engine"
-"""The engine whose states positions describe (the Hearts family's)."""
 
 
 def _refuse(rules: Rules) -> None:
-    record = family(rules)
-    if record.engine != _HEARTS_ENGINE:
+    if rules.game not in Engine.games:  # positions describe the states of the Hearts family's engine
         raise NotImplementedError(
-            f"positions are written for the Hearts family; {rules.preset} is a {record.title} game"
+            f"positions are written for the Hearts family; {rules.preset} is not one of its games "
+            f"(game={rules.game!r})"
         )
 
 

@@ -32,8 +32,9 @@ The batch API is the same as the Hearts family's (:class:`hearts_env.table.Table
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -152,6 +153,8 @@ class SmearEngine(CardEngine):
     """Smear rules compiled into tables, and the functions that advance a :class:`SmearState`
     (a thrown-in deal ends its episode, there were bids: it is not a cancelled deal dealt again
     at once, see :meth:`end_deal`)."""
+
+    games: ClassVar[tuple[str, ...]] = ("smear",)
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
@@ -861,3 +864,16 @@ _PHASES = {
     NAME_SUIT: DecisionPhase("name_suit", SmearEngine.legal_trumps, SmearEngine.name_trumps),
 }
 """Smear's decision phases by phase code (the discards are cards: the ``discard`` phase)."""
+
+
+DEAL_INFOS = {
+    "pitcher": "pitcher", "bid": "high_bid", "made": "made", "categories": "categories",
+    "made_points": "made_points", "winner": "winner",
+}  # fmt: skip
+"""Smear's own end-of-deal infos (:func:`deal_info`): info key -> :class:`SmearState` field."""
+
+
+def deal_info(state: SmearState, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
+    """Smear's deal outcome of ``rows``: the pitcher, his bid's value, whether it was made, each
+    category's side (-1 not in play, -2 nobody) and the category points made per seat."""
+    return {key: getattr(state, name)[rows].copy() for key, name in DEAL_INFOS.items()}

@@ -47,7 +47,6 @@ import numpy as np
 
 from hearts_env.bits import EMPTY, U64, ZERO
 from hearts_env.cards import card_symbol, cards_of
-from hearts_env.families import family
 from hearts_env.phases import PLAYING
 from hearts_env.rules import Rules
 from hearts_env.smear import SmearEngine
@@ -193,9 +192,9 @@ def check_batch(rules: Rules, pos: SmearPositionBatch) -> None:
     should be. A batch that passes starts a table that plays it to the end of the deal."""
     if not isinstance(pos, SmearPositionBatch):
         raise TypeError(f"a Smear position is a SmearPositionBatch, got {type(pos).__name__}")
-    if family(rules).load("engine") is not SmearEngine:
+    if rules.game not in SmearEngine.games:
         raise ValueError(
-            f"a SmearPositionBatch is a position of Smear, not of {rules.preset} ({family(rules).title})"
+            f"a SmearPositionBatch is a position of Smear, not of {rules.preset} (game={rules.game!r})"
         )
     engine = _engine(rules)
     _check_shapes(rules, engine, pos)

@@ -41,9 +41,9 @@ import numpy as np
 from hearts_env.bits import BIT, EMPTY, U64, unpack
 from hearts_env.cards import card_symbol
 from hearts_env.rules import Rules
-from hearts_env.smear_observation import bid_decisions
+from hearts_env.sampler import Knowledge, Worlds, _count, check_worlds, read_observation
+from hearts_env.smear_observation import bid_decisions, smear_layout
 from hearts_env.smear_positions import SmearPositionBatch, bidding_fault
-from hearts_env.worlds import Knowledge, Worlds, _count, check_worlds, read_observation
 
 _JACK, _TEN, _TREY = 9, 8, 1
 _ANY = 1 << 30  # no upper bound on a count
@@ -71,7 +71,7 @@ def knowledge(rules: Rules, observation: np.ndarray) -> Knowledge:
     thrown-away cards, with the size the hands and the stock leave. ``ValueError`` for an
     observation that no deal can produce.
     """
-    lay, obs, piece = read_observation(rules, observation)
+    lay, obs, piece = read_observation(smear_layout(rules), rules, observation)
     p, c = rules.num_players, rules.card_slots
 
     hand, thrown, played, trick = (
@@ -174,7 +174,7 @@ def world_positions(
     ``ValueError`` for worlds of another rules set, another observer or the wrong shape
     (:func:`hearts_env.worlds.check_worlds`).
     """
-    lay, obs, piece = read_observation(rules, observation, check=False)
+    lay, obs, piece = read_observation(smear_layout(rules), rules, observation, check=False)
     check_worlds(rules, worlds, piece("hand"))
     p, w = rules.num_players, len(worlds.hands)
 

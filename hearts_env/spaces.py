@@ -10,13 +10,9 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from hearts_env.families import family
+from hearts_env.games import family, layout
 from hearts_env.layouts import Layout
-from hearts_env.observation import POINT_SCALE, layout
 from hearts_env.rules import Rules
-
-COUNTED_PIECES = ("hand", "played_by_seat", "passed", "received", "kitty")
-"""The card pieces that hold counts (0, 1, 2) with two decks (``current_trick`` does not)."""
 
 
 def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -27,31 +23,7 @@ def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndar
     ``points_taken`` within the sums of the negative and of the positive card values;
     ``scores`` are unbounded (game totals), ``deal_index`` is at least 0.
     """
-    return family(rules).load("bounds")(rules, lay or layout(rules))
-
-
-def hearts_bounds(rules: Rules, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high) of the flat observation of Hearts-family ``rules`` (see :func:`observation_bounds`)."""
-    low = np.zeros(lay.size, np.float32)
-    high = np.ones(lay.size, np.float32)
-    values = np.array(rules.card_points[: lay.shape("card_values")[0]], np.float64) * POINT_SCALE
-    sl = lay.slices
-    if rules.bidding == "auction":  # any suit may be named: every standard card may score 1
-        values[:52] = POINT_SCALE
-    low[sl["card_values"]] = np.minimum(values, 0).astype(np.float32)
-    high[sl["card_values"]] = np.maximum(values, 0).astype(np.float32)
-    in_play = np.array(rules.card_points, np.float64)[list(rules.deck.cards)]
-    low[sl["points_taken"]] = np.float32(in_play[in_play < 0].sum() * POINT_SCALE)
-    high[sl["points_taken"]] = np.float32(in_play[in_play > 0].sum() * POINT_SCALE)
-    if rules.decks == 2:
-        for name in COUNTED_PIECES:
-            if name in sl:
-                high[sl[name]] = 2
-    low[sl["scores"]], high[sl["scores"]] = -np.inf, np.inf
-    high[sl["deal_index"]] = np.inf
-    if rules.stock_size:  # a hand grows by the cards drawn
-        high[sl["hand_sizes"]] = np.float32((rules.hand_size + rules.stock_size) / rules.hand_size)
-    return low, high
+    return family(rules).bounds(rules, lay or layout(rules))
 
 
 def observation_space(

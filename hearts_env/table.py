@@ -17,7 +17,8 @@ from hearts_env import cardsets, positions, rollouts, stock
 from hearts_env.bits import BIT, U64, random_bit, unpack
 from hearts_env.cards import NUM_CARDS, card_name
 from hearts_env.core import BatchState, CardEngine
-from hearts_env.families import family
+from hearts_env.family import default_reward
+from hearts_env.games import family
 from hearts_env.phases import DONE
 from hearts_env.rules import PASS_DIRECTIONS, Rules
 
@@ -33,11 +34,6 @@ _DEAL_INFOS = {
     "moon_shooter": "moon_shooter", "chips": "chips", "team_points": "team_points", "cancelled": "cancelled",
 }  # fmt: skip
 """The end-of-deal infos of every family: info key -> state field."""
-_SMEAR_INFOS = {
-    "pitcher": "pitcher", "bid": "high_bid", "made": "made", "categories": "categories",
-    "made_points": "made_points", "winner": "winner",
-}  # fmt: skip
-"""Smear's own end-of-deal infos (:meth:`Table._smear_info`): info key -> state field."""
 
 
 RESET_OPTIONS = ("hands", "kitty", "widow", "stock", "dealer", "pass_direction", "new_game", "position")
@@ -46,12 +42,6 @@ TOLERATED_RESET_OPTIONS = ("options",)
 """Keys that ``reset`` accepts and ignores: PettingZoo's ``api_test`` and ``parallel_api_test``
 call ``reset(seed=0, options={"options": 1})`` to see that ``reset`` takes options."""
 _INT64_MAX = int(np.iinfo(np.int64).max)
-
-
-def default_reward(rules: Rules) -> str:
-    """``"team"`` in partnership games (fixed teams, or Partnership C's slam pair), else
-    ``"points"``."""
-    return "team" if rules.teams or rules.bidding == "slam" else "points"
 
 
 def make_engine(rules: Rules) -> tuple[CardEngine, Any]:
@@ -1007,9 +997,4 @@ class Table:
     def _family_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
         """The game family's own end-of-deal infos of ``rows`` (:attr:`Family.deal_info`)."""
         record = family(self.rules)
-        return {} if record.deal_info is None else record.load("deal_info")(self, rows)
-
-    def _smear_info(self, rows: Sequence[int] | np.ndarray) -> dict[str, np.ndarray]:
-        """Smear's deal outcome: the pitcher, his bid's value, whether it was made, each
-        category's side (-1 not in play, -2 nobody) and the category points made per seat."""
-        return self._infos(_SMEAR_INFOS, rows)
+        return {} if record.deal_info is None else record.deal_info(self.state, rows)

@@ -54,9 +54,9 @@ import gymnasium
 import numpy as np
 
 from hearts_env.cards import card_name
-from hearts_env.families import FAMILIES, family
+from hearts_env.games import FAMILIES, family
+from hearts_env.games import layout as native_layout
 from hearts_env.layouts import Layout
-from hearts_env.observation import layout as native_layout
 from hearts_env.presets import PRESETS, make_rules, preset_names
 from hearts_env.rules import Rules
 
@@ -183,8 +183,8 @@ def vocabulary(game: str) -> Vocabulary:
     """The universal layout and actions of family ``game`` (``"hearts"`` or ``"smear"``),
     built once from :func:`configurations`."""
     record = FAMILIES[game]
-    piece_axes = record.load("piece_axes")
-    axis_names = record.load("axis_names")
+    piece_axes = record.piece_axes
+    axis_names = record.axis_names
     rules_list = configurations(game)
     players = max(r.num_players for r in rules_list)
     names = [axis_names(r) for r in rules_list]
@@ -231,7 +231,7 @@ class UniversalView:
         vocab = vocab or vocabulary(rules.game)
         self.rules, self.vocabulary = rules, vocab
         record = family(rules)
-        piece_axes, names = record.load("piece_axes"), record.load("axis_names")(rules)
+        piece_axes, names = record.piece_axes, record.axis_names(rules)
         if rules.num_players > vocab.players:
             raise ValueError(
                 f"layout='universal' holds up to {vocab.players} players in {record.title}, "
@@ -280,7 +280,7 @@ class UniversalView:
 
     def native_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """(low, high) of the configuration's own observation."""
-        return family(self.rules).load("bounds")(self.rules, self.native_layout)
+        return family(self.rules).bounds(self.rules, self.native_layout)
 
     def observation(self, native: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """The universal (..., D_universal) float32 observation of a configuration's (..., D) one."""

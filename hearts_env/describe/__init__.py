@@ -2,7 +2,7 @@
 
 :func:`describe` turns one validated :class:`~hearts_env.rules.Rules` into Markdown: a short
 paragraph per topic, the topics being its family's (:mod:`~hearts_env.describe.hearts`,
-:mod:`~hearts_env.describe.smear`, named by :data:`hearts_env.families.FAMILIES`).
+:mod:`~hearts_env.describe.smear`, named by :data:`hearts_env.games.FAMILIES`).
 :func:`describe_preset` adds what a preset of :data:`~hearts_env.presets.PRESETS` says beyond
 one rules set: its description line, its player range, the differences between player counts,
 and its readings and versions, each described by the topics it changes. Every fact comes from
@@ -10,10 +10,11 @@ and its readings and versions, each described by the topics it changes. Every fa
 sentences are this package's.
 
 - :mod:`~hearts_env.describe.prose`: the phrases every part shares (cards, lists, card values);
-- :mod:`~hearts_env.describe.topics`: :func:`topics` and :func:`describe`, through the family record;
+- :mod:`~hearts_env.describe.parts`: what a family's description declares (topics, columns);
 - :mod:`~hearts_env.describe.hearts`, :mod:`~hearts_env.describe.smear`: each family's topics and
   its columns of the table by player count;
-- :mod:`~hearts_env.describe.sections`: a preset's section and the preset index;
+- :mod:`~hearts_env.describe.sections`: :func:`topics` and :func:`describe` through the family
+  record, a preset's section and the preset index;
 - :mod:`~hearts_env.describe.options`: the table of rule options;
 - :mod:`~hearts_env.describe.pages`: the generated blocks of ``docs/rules.md`` and the command.
 
@@ -27,8 +28,7 @@ sentences are this package's.
 
 from hearts_env.describe.options import describe_options
 from hearts_env.describe.pages import blocks, generated, main, regenerate
-from hearts_env.describe.sections import describe_preset, preset_index
-from hearts_env.describe.topics import describe, topics
+from hearts_env.describe.sections import describe, describe_preset, preset_index, topics
 
 __all__ = [
     "blocks",

@@ -3,7 +3,7 @@
 :data:`TOPICS` is what :func:`hearts_env.describe.topics` says of Hearts-family rules, one
 paragraph per topic (players and cards, passing, leads, the first trick, card points, the moon,
 decisions, the game's end, chips); :data:`COLUMNS` are the columns of a preset's table by
-player count in ``docs/rules.md``. :data:`hearts_env.families.FAMILIES` names both.
+player count in ``docs/rules.md``. :data:`hearts_env.games.FAMILIES` names both.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections import Counter
 
 from hearts_env.cards import JOKERS, NUM_RANKS, NUM_STANDARD_CARDS, SUIT_SYMBOLS, cards_of, parse_card
 from hearts_env.decisions import _TEN_OF_DIAMONDS
+from hearts_env.describe.parts import CARDS_EACH, CARDS_REMOVED, Column, Topic, actions
 from hearts_env.describe.prose import (
     code,
     in_play,
@@ -23,9 +24,8 @@ from hearts_env.describe.prose import (
     symbol,
     symbols,
 )
-from hearts_env.describe.topics import CARDS_EACH, CARDS_REMOVED, Column, Topic, actions
+from hearts_env.family import default_reward
 from hearts_env.rules import QUEEN_OF_SPADES, SUIT_LETTERS, Rules
-from hearts_env.table import default_reward
 
 _ACE_OF_SPADES, _KING_OF_SPADES, _QUEEN_OF_CLUBS, _QUEEN_OF_DIAMONDS, _QUEEN_OF_HEARTS = (
     parse_card(c) for c in ("AS", "KS", "QC", "QD", "QH")

@@ -1,4 +1,5 @@
-"""A preset in words: its section of ``docs/rules.md`` (:func:`describe_preset`) and the preset index.
+"""The rules in words by topic, read through the family record (:func:`topics`, :func:`describe`),
+and a preset in words: its section of ``docs/rules.md`` (:func:`describe_preset`) and the preset index.
 
 A section adds what a preset of :data:`~hearts_env.presets.PRESETS` says beyond one rules set:
 its description line, its player range, a table by player count (the columns its family
@@ -8,9 +9,32 @@ declares), and its readings and versions, each described by the topics it change
 from __future__ import annotations
 
 from hearts_env.describe.prose import code, join
-from hearts_env.describe.topics import describe, topics
-from hearts_env.families import family_of
+from hearts_env.family import Family
 from hearts_env.presets import PRESETS, get_preset, make_rules
+from hearts_env.rules import Rules
+
+
+def _family(game: str) -> Family:
+    """The record of family ``game``, asked on use: the registry imports each family's
+    description module, so this package is being imported while the registry is built."""
+    from hearts_env.games import family_of  # noqa: PLC0415
+
+    return family_of(game)
+
+
+def topics(rules: Rules) -> dict[str, str]:
+    """The description of ``rules`` by topic (label -> sentences), topics that do not apply left out."""
+    out = {}
+    for label, describe_topic in _family(rules.game).topics:
+        text = describe_topic(rules)
+        if text:
+            out[label] = text
+    return out
+
+
+def describe(rules: Rules) -> str:
+    """Markdown: one bullet per topic, every fact read from ``rules``."""
+    return "\n".join(f"- **{label}.** {text}" for label, text in topics(rules).items())
 
 
 def _counts(name: str) -> tuple[int, ...]:
@@ -36,7 +60,7 @@ def _variant(name: str, kind: str, key: str) -> str:
             failed.setdefault(" ".join(str(error).split()), []).append(n)
             continue
         alt = topics(rules)
-        for label, _ in family_of(spec.game).load("topics"):
+        for label, _ in _family(spec.game).topics:
             if base.get(label) == alt.get(label) or label in at_default:
                 continue  # unchanged, or changed at the default count: described there
             text = alt.get(label, "No longer applies.")
@@ -61,7 +85,7 @@ def _count_table(name: str) -> str:
     spec = get_preset(name)
     rows = {n: make_rules(name, n) for n in _counts(name)}
     shown = {"players": {n: f"{n} (default)" if n == spec.default_players else str(n) for n in rows}}
-    for column in family_of(spec.game).load("columns"):
+    for column in _family(spec.game).columns:
         cells = {n: column.cell(r) for n, r in rows.items()}
         if column.always or len(set(cells.values())) > 1:
             shown[column.title] = cells
@@ -88,7 +112,7 @@ def describe_preset(name: str) -> str:
     ]
     if low != high:
         parts += ["### By player count", _count_table(name)]
-    record = family_of(spec.game)
+    record = _family(spec.game)
     if record.rules_doc is not None:
         doc = record.rules_doc
         parts.insert(2, f"The precise readings of every {record.title} rule: [docs/{doc}]({doc}).")

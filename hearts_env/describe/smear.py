@@ -2,14 +2,14 @@
 
 :data:`TOPICS` is what :func:`hearts_env.describe.topics` says of Smear rules (the precise
 readings behind them are ``docs/smear.md``); :data:`COLUMNS` are the columns of a Smear
-preset's table by player count in ``docs/rules.md``. :data:`hearts_env.families.FAMILIES`
+preset's table by player count in ``docs/rules.md``. :data:`hearts_env.games.FAMILIES`
 names both.
 """
 
 from __future__ import annotations
 
+from hearts_env.describe.parts import CARDS_EACH, CARDS_REMOVED, Column, Topic, actions
 from hearts_env.describe.prose import number, plural, seat_list, symbols
-from hearts_env.describe.topics import CARDS_EACH, CARDS_REMOVED, Column, Topic, actions
 from hearts_env.rules import Rules
 
 

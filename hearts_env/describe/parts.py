@@ -1,8 +1,9 @@
-"""The rules in words by topic, read through the family record, and what a family's module declares.
+"""What a family's rules description declares: its topics and the columns of its table by player count.
 
 Each family's module (:mod:`hearts_env.describe.hearts`, :mod:`hearts_env.describe.smear`)
 declares its ``TOPICS`` (label, function) and its ``COLUMNS`` (:class:`Column`) of the
-rules reference's table by player count; :class:`~hearts_env.families.Family` names both.
+rules reference's table by player count; its :class:`~hearts_env.family.Family` record holds
+both, and :mod:`hearts_env.describe.sections` reads them through the registry.
 What every family says alike is here too: the Actions topic and the card columns.
 """
 
@@ -13,7 +14,6 @@ from typing import NamedTuple
 
 from hearts_env.cards import JOKERS
 from hearts_env.describe.prose import code, plural, symbols
-from hearts_env.families import family
 from hearts_env.rules import Rules
 
 Topic = tuple[str, Callable[[Rules], str | None]]
@@ -53,18 +53,3 @@ CARDS_REMOVED = Column("cards removed", lambda r: symbols(r.removed) or "—", a
 """The column of the cards taken out of the deck, alike in every family."""
 CARDS_EACH = Column("cards each", lambda r: str(r.hand_size), always=True)
 """The column of the hand size, alike in every family."""
-
-
-def topics(rules: Rules) -> dict[str, str]:
-    """The description of ``rules`` by topic (label -> sentences), topics that do not apply left out."""
-    out = {}
-    for label, describe_topic in family(rules).load("topics"):
-        text = describe_topic(rules)
-        if text:
-            out[label] = text
-    return out
-
-
-def describe(rules: Rules) -> str:
-    """Markdown: one bullet per topic, every fact read from ``rules``."""
-    return "\n".join(f"- **{label}.** {text}" for label, text in topics(rules).items())

@@ -1,0 +1,78 @@
+"""What a game family is made of: the :class:`Family` record each family declares with its own
+objects (``hearts_env.games.hearts``, ``hearts_env.games.smear``), and that the registry
+(:mod:`hearts_env.games`) looks up by ``Rules.game``.
+
+This module sits below every family: it names no family and imports none of their code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from hearts_env.layouts import Layout
+from hearts_env.rules import Rules
+
+if TYPE_CHECKING:
+    from hearts_env.core import BatchState, CardEngine
+
+
+@dataclass(frozen=True)
+class Family:
+    """One game family: what it is built from, and its conventions."""
+
+    name: str
+    """``Rules.game``."""
+    title: str
+    """The family's name in prose."""
+    engine: type[CardEngine]
+    """The engine class (built from the rules)."""
+    observer: Callable[[Any], Any]
+    """The observation builder class (built from the engine)."""
+    layout: Callable[[Rules], Layout]
+    """Rules -> the observation :class:`~hearts_env.layouts.Layout`."""
+    bounds: Callable[[Rules, Layout], tuple[np.ndarray, np.ndarray]]
+    """(rules, layout) -> (low, high) of the flat observation."""
+    renderer: Callable[[Any, Rules, int], str]
+    """(state, rules, game) -> the text of one game of the batch state."""
+    topics: Sequence[tuple[str, Callable[[Rules], str | None]]]
+    """The (label, function) pairs that describe the rules by topic."""
+    columns: Sequence[Any]
+    """The columns (:class:`~hearts_env.describe.parts.Column`) of a preset's table by player
+    count in the rules reference."""
+    piece_axes: Mapping[str, tuple[str, ...]]
+    """What each axis of each observation piece runs over (the universal layout,
+    :mod:`hearts_env.universal`)."""
+    axis_names: Callable[[Rules], dict[str, tuple[str, ...]]]
+    """Rules -> the names along each named axis of ``piece_axes``."""
+    knowledge: Callable[[Rules, np.ndarray], Any]
+    """(rules, observation) -> what the observation fixes about the hidden cards (the world
+    sampler's :class:`~hearts_env.worlds.Knowledge`)."""
+    deal_info: Callable[[BatchState, Any], dict[str, np.ndarray]] | None
+    """(state, rows) -> the family's own end-of-deal infos of ``rows`` (None: none)."""
+    rules_doc: str | None
+    """The page in ``docs/`` that gives the precise reading of every rule (None: the presets' own)."""
+    better: Literal["lower", "higher"]
+    """Which way a player's points are better."""
+    chips: bool
+    """Whether a settlement may pay chips (``reward="chips"``)."""
+    scale_points: Callable[[Rules], int]
+    """The points at stake in a deal: a deal's rewards are divided by them in training."""
+
+    def build(self, rules: Rules) -> tuple[CardEngine, Any]:
+        """The engine and the observation builder for ``rules``."""
+        engine = self.engine(rules)
+        return engine, self.observer(engine)
+
+    def reward_scale(self, rules: Rules) -> float:
+        """The factor that makes a deal's rewards of order 1."""
+        return 1.0 / max(1, self.scale_points(rules))
+
+
+def default_reward(rules: Rules) -> str:
+    """The reward a table pays when none is asked for: ``"team"`` in partnership games (fixed
+    teams, or Partnership C's slam pair), else ``"points"``."""
+    return "team" if rules.teams or rules.bidding == "slam" else "points"

@@ -1,0 +1,30 @@
+"""The Hearts family's record: the mechanisms it is built from, by the objects themselves."""
+
+from __future__ import annotations
+
+from hearts_env.describe.hearts import COLUMNS, TOPICS
+from hearts_env.engine import Engine
+from hearts_env.family import Family
+from hearts_env.hearts_observation import PIECE_AXES, Observer, axis_names, hearts_bounds, hearts_layout
+from hearts_env.sampler import hearts_knowledge
+from hearts_env.texts import hearts_text
+
+FAMILY = Family(
+    name="hearts",
+    title="Hearts",
+    engine=Engine,
+    observer=Observer,
+    layout=hearts_layout,
+    bounds=hearts_bounds,
+    renderer=hearts_text,
+    topics=TOPICS,
+    columns=COLUMNS,
+    piece_axes=PIECE_AXES,
+    axis_names=axis_names,
+    knowledge=hearts_knowledge,
+    deal_info=None,
+    rules_doc=None,
+    better="lower",
+    chips=True,
+    scale_points=lambda rules: rules.penalty_total,
+)

@@ -1,0 +1,30 @@
+"""The Smear family's record: the mechanisms it is built from, by the objects themselves."""
+
+from __future__ import annotations
+
+from hearts_env.describe.smear import COLUMNS, TOPICS
+from hearts_env.family import Family
+from hearts_env.smear import SmearEngine, deal_info
+from hearts_env.smear_observation import PIECE_AXES, SmearObserver, axis_names, smear_bounds, smear_layout
+from hearts_env.smear_worlds import knowledge
+from hearts_env.texts import smear_text
+
+FAMILY = Family(
+    name="smear",
+    title="Smear",
+    engine=SmearEngine,
+    observer=SmearObserver,
+    layout=smear_layout,
+    bounds=smear_bounds,
+    renderer=smear_text,
+    topics=TOPICS,
+    columns=COLUMNS,
+    piece_axes=PIECE_AXES,
+    axis_names=axis_names,
+    knowledge=knowledge,
+    deal_info=deal_info,
+    rules_doc="smear.md",
+    better="higher",
+    chips=False,
+    scale_points=lambda rules: rules.smear_points,
+)
