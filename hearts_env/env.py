@@ -7,7 +7,8 @@ Action space           ``Discrete(A)``: the card slots (52; 53 or 54 with jokers
                        (bids, declarations, the penalty suit, the moon choice):
                        ``env.unwrapped.action_names``
 Observation            ``{"observation": float32 (D,), "action_mask": int8 (A,)}``; the layout
-                       of ``observation`` is in :mod:`hearts_env.observation`. With
+                       of ``observation`` is in :mod:`hearts_env.hearts_observation` (Smear's in
+                       :mod:`hearts_env.smear_observation`). With
                        ``action_mask="info"`` the observation is the float32 array alone (a
                        ``Box``, for wrappers that refuse a ``Dict``). Either way
                        ``infos[agent]["action_mask"]`` holds each agent's mask (all zero

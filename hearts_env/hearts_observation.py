@@ -1,4 +1,4 @@
-"""The observation: one ego-centric float32 vector per player, built from named pieces.
+"""The Hearts family's observation: one ego-centric float32 vector per player, built from named pieces.
 
 Seats in the observation are *relative*: relative seat 0 is the observer, 1 the player on his
 left (who plays after him), and so on. Card pieces are one slot per card index (52 standard

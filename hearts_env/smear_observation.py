@@ -1,6 +1,6 @@
 """Smear's observation: one ego-centric float32 vector per player, built from named pieces.
 
-Seats are relative, as in the Hearts family (:mod:`hearts_env.observation`): relative seat 0 is
+Seats are relative, as in the Hearts family (:mod:`hearts_env.hearts_observation`): relative seat 0 is
 the observer, 1 the player on his left, and so on. Card pieces have one slot per card index
 (52, then JK1 and JK2 where the deck has them: ``rules.card_slots``). "Side" pieces give, for
 each relative seat, that seat's side's value (partners show the same number).
@@ -60,7 +60,7 @@ PIECE_AXES: dict[str, tuple[str, ...]] = {
     "deal_index": ("flag",), "hand_sizes": ("seat",), "stock_left": ("flag",),
 }  # fmt: skip
 """What each axis of each piece runs over, in the layout's order (see
-:data:`hearts_env.observation.PIECE_AXES`; ``bid`` and ``category`` are named axes)."""
+:data:`hearts_env.hearts_observation.PIECE_AXES`; ``bid`` and ``category`` are named axes)."""
 
 
 def bid_decisions(rules: Rules) -> list[str]:

@@ -4,8 +4,8 @@
 observations too (the sampler of every family); this module says what a Smear observation
 fixes (:func:`knowledge`) and turns sampled worlds into
 :class:`~hearts_env.smear_positions.SmearPositionBatch` rows for the search agent
-(:func:`world_positions`). The counting and the uniform draw are the Hearts
-family's (:mod:`hearts_env.worlds`), over Smear's suits: once trumps are known, the trump suit
+(:func:`world_positions`). The counting and the uniform draw are the shared
+sampler's (:mod:`hearts_env.sampler`), over Smear's suits: once trumps are known, the trump suit
 takes in the jick and the jokers, and the jick leaves its printed suit (as following suit does).
 
 **What constrains a world** during play (only facts the observation records):

@@ -1,10 +1,11 @@
 """The universal layout: one observation and one action vocabulary for every configuration of a
 game family, so that one network's input and output fit them all.
 
-A configuration's own observation (:mod:`hearts_env.observation`, :mod:`hearts_env.smear_observation`)
-is sized to its table: ``played_by_seat`` is (P, C), ``decisions`` holds the variant's own
-decisions. The universal layout of a family (:func:`vocabulary`) holds every piece any of its
-configurations has, each axis padded or mapped by name (the family's ``piece_axes``):
+A configuration's own observation (:mod:`hearts_env.hearts_observation`,
+:mod:`hearts_env.smear_observation`) is sized to its table: ``played_by_seat`` is (P, C),
+``decisions`` holds the variant's own decisions. The universal layout of a family
+(:func:`vocabulary`) holds every piece any of its configurations has, each axis padded or
+mapped by name (the family's ``piece_axes``):
 
 ==============  =========================================================================
 axis            in the universal layout
