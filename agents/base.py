@@ -60,7 +60,7 @@ class Agent(ABC):
       ``"slot"``, see the module docstring); ``rng`` is a ``numpy.random.Generator``. The base
       class checks the batch fits the rules and unpacks compact formats first.
     * The observation is read by piece name: :meth:`view` (``self.view(obs, "hand")``:
-      ``(B, 52)``; the pieces are listed in :mod:`hearts_env.observation`), the legal actions
+      ``(B, 52)``; the pieces are listed in :mod:`hearts_env.hearts_observation`), the legal actions
       from the mask, never from engine state.
     * What it plays: :attr:`games` (game families) and :meth:`supports` (None, or why not).
 

@@ -12,7 +12,7 @@ samples from the policy, as in training.
 
 The network, :class:`PolicyValueNet`, lives here rather than in ``training/`` so that playing a
 checkpoint needs only torch: a small MLP over the flat observation of
-:mod:`hearts_env.observation` with a policy head (one logit per card) and a value head.
+:mod:`hearts_env.hearts_observation` with a policy head (one logit per card) and a value head.
 Illegal cards get the logit :data:`ILLEGAL_LOGIT`, so their probability is exactly 0.
 
 A **universal** network (trained by :mod:`training.mixture` on every configuration of a game

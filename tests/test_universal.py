@@ -39,7 +39,7 @@ def test_every_piece_lands_by_name(preset, n):
     rules = make_rules(preset, num_players=n)
     view, vocab = universal_view(rules), vocabulary(rules.game)
     record = family(rules)
-    axes, names = record.load("piece_axes"), record.load("axis_names")(rules)
+    axes, names = record.piece_axes, record.axis_names(rules)
     lay = native_layout(rules)
     space = universal_space(vocab)
     for obs, mask in _random_positions(rules):
