@@ -730,14 +730,14 @@ def _pimc_strategy(report: dict[str, Any], setting: str) -> str:
 
 
 def pimc_strategy() -> str:
-    """results/README.md and docs/search.md: the default pimc against three strategy."""
+    """results/README.md and docs/positions-and-search.md: the default pimc against three strategy."""
     return _paragraph(
         _pimc_strategy(load("pimc/pimc_vs_strategy_hearts.json"), f"the default: {DEFAULT_PIMC}")
     )
 
 
 def pimc_one_core() -> str:
-    """docs/search.md: the default pimc's move time on one core (100 tables and one table)."""
+    """docs/positions-and-search.md: the default pimc's move time on one core (100 tables and one table)."""
     batched, single = load("pimc/move_time_one_core.json"), load("pimc/move_time_one_core_one_table.json")
     return _paragraph(
         f"On one core (`OMP_NUM_THREADS=1 taskset -c 0 {batched['runs'][-1]['command']}`, the other "
@@ -767,7 +767,7 @@ def pimc_margin0() -> str:
 
 
 def pimc_rollouts() -> str:
-    """docs/search.md: pimc's rollout players and world counts against three strategy."""
+    """docs/positions-and-search.md: pimc's rollout players and world counts against three strategy."""
     lines = [
         "| pimc setting | deals | pimc − strategy (95% CI) | ms/decision | commit |",
         "|---|---|---|---|---|",
@@ -844,7 +844,7 @@ def pimc_margin_matches() -> str:
 
 
 def pimc_ismcts() -> str:
-    """docs/search.md and results/README.md: the default pimc against OpenSpiel's IS-MCTS."""
+    """docs/positions-and-search.md and results/README.md: the default pimc against OpenSpiel's IS-MCTS."""
     parts = [
         f"{report['deals']} duplicate deals: pimc − IS-MCTS = "
         f"{pm(*pair(report, 'pimc', 'ismcts:simulations=1000'), plus=True)} points a deal "

@@ -37,7 +37,7 @@ episodes (the default) ``reset()`` *continues the game* with its next deal (deal
 direction move on; a new game starts once one has ended); in game episodes it starts a new
 game. ``reset(options={"new_game": True})`` always starts a new game. ``reset(options={"hands":
 [...], "dealer": 0, "pass_direction": "left"})`` plays a given deal, ``reset(options={"position":
-...})`` starts from a position (docs/search.md). An option key other than those
+...})`` starts from a position (docs/positions-and-search.md). An option key other than those
 (``hearts_env.table.RESET_OPTIONS``) is refused with the list of keys; ``"options"`` alone is
 accepted and ignored, since PettingZoo's ``api_test`` passes ``{"options": 1}``. A failed reset (a
 bad option) changes nothing: the game, what the env shows and the random generator are as they

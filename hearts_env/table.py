@@ -442,7 +442,7 @@ class Table:
     def set_position(self, position: Any, check: bool = True) -> None:
         """Start every game from ``position``: a :class:`hearts_env.Position` (the same in every
         game) or a :class:`hearts_env.PositionBatch` of ``num_games`` positions, one per game
-        (docs/search.md); Smear: a :class:`hearts_env.smear_positions.SmearPositionBatch` of
+        (docs/positions-and-search.md); Smear: a :class:`hearts_env.smear_positions.SmearPositionBatch` of
         ``num_games`` positions or one. Checked first (``ValueError`` naming what is
         inconsistent); a refused position changes nothing. ``check=False`` skips the checks
         of a batch built by code that keeps them (the search agent), and the trick's legality:
