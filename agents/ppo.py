@@ -55,7 +55,8 @@ try:
     from torch import nn
 except ImportError as error:  # pragma: no cover - only without the training extra
     raise ImportError(
-        "the ppo agent needs torch: pip install 'hearts-env[training]' (or pip install torch)"
+        'the ppo agent needs torch: pip install -e ".[training]" in the hearts-env checkout '
+        "(or pip install torch)"
     ) from error
 
 FORMAT = "hearts-env-ppo/1"

@@ -48,6 +48,13 @@ EXTRAS = {
 """Optional dependency (top-level module) -> the ``hearts-env`` extra that installs it."""
 
 
+def install_command(extra: str) -> str:
+    """The command that installs the ``hearts-env`` extra ``extra`` (``'pip install -e ".[ray]"
+    in the hearts-env checkout'``): hearts-env is installed from its repository, not from a
+    package index, so pip asked for the package by name finds nothing."""
+    return f'pip install -e ".[{extra}]" in the hearts-env checkout'
+
+
 # ---------------------------------------------------------------------- argument types
 class Number:
     """A range-checked int or float: an argparse ``type=`` for text, and :meth:`check` for values
@@ -223,7 +230,7 @@ def add_ray_flags(parser: argparse.ArgumentParser, work: str) -> None:
         "--ray", type=ray_address, default=None, metavar="ADDRESS",
         help=f"play {work} on Ray actors: local (a Ray instance started on this machine for the run), "
         "auto (the cluster running here, ray start) or a cluster address HOST:PORT; "
-        "needs pip install 'hearts-env[ray]'",
+        f"needs {install_command('ray')}",
     )  # fmt: skip
     parser.add_argument(
         "--ray-actors", type=non_negative_int, default=0, metavar="N",
@@ -274,7 +281,7 @@ def require(module: str, what: str) -> None:
     try:
         importlib.import_module(module)
     except ModuleNotFoundError as error:
-        raise ImportError(f"{what}: pip install 'hearts-env[{EXTRAS[module]}]'") from error
+        raise ImportError(f"{what}: {install_command(EXTRAS[module])}") from error
 
 
 def missing_extra(error: BaseException) -> str | None:
@@ -286,7 +293,7 @@ def missing_extra(error: BaseException) -> str | None:
         root = (name or "").split(".")[0]
         if root in EXTRAS:
             if cause is error:  # Python's own "No module named ..."
-                return f"{root} is not installed: pip install 'hearts-env[{EXTRAS[root]}]'"
+                return f"{root} is not installed: {install_command(EXTRAS[root])}"
             return one_line(error)
         cause = cause.__cause__
     return None

@@ -1,7 +1,7 @@
 """Duplicate tournaments on Ray actors, on this machine or a cluster (``hearts-env tournament --ray``).
 
-Ray is an optional extra (``pip install 'hearts-env[ray]'``), imported only inside the functions
-here, so nothing else needs it.
+Ray is an optional extra (``pip install -e ".[ray]"`` in the hearts-env checkout), imported only
+inside the functions here, so nothing else needs it.
 
 What runs where
 ---------------
@@ -37,9 +37,9 @@ from typing import Any
 import numpy as np
 
 from evaluation.duplicate import RoundPlayer, Tournament, TournamentConfig, merge_rounds
-from evaluation.flags import build_agent, non_negative_int
+from evaluation.flags import build_agent, install_command, non_negative_int
 
-INSTALL = "pip install 'hearts-env[ray]'"
+INSTALL = install_command("ray")
 """How to get Ray."""
 
 

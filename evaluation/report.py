@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from evaluation.flags import install_command
 from hearts_env.files import write_atomic
 
 Z95 = 1.959964
@@ -299,7 +300,7 @@ def write_png(report: dict[str, Any], path: str | Path) -> None:
         import matplotlib
     except ModuleNotFoundError:
         raise ModuleNotFoundError(
-            "the chart needs matplotlib: pip install 'hearts-env[training]' (or matplotlib)"
+            f"the chart needs matplotlib: {install_command('training')} (or pip install matplotlib)"
         ) from None
 
     matplotlib.use("Agg")

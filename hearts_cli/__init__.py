@@ -21,7 +21,7 @@ The command line sits on top of everything: it imports the evaluation, training 
 modules (each only when its command runs), and nothing imports it. Building the parser needs no
 optional dependency, so every command that needs none (``rules``, ``play`` and ``tournament``
 with heuristic agents) runs with the base package alone; ``train`` and the ``ppo`` agent need
-PyTorch and say so in one line (``pip install 'hearts-env[training]'``).
+PyTorch and say so in one line (``pip install -e ".[training]"`` in the hearts-env checkout).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from evaluation.flags import (
     agent_spec,
     comma_list,
     family_help,
+    install_command,
     non_negative_float,
     non_negative_int,
     positive_float,
@@ -297,7 +298,7 @@ def _has(module: str) -> bool:
 
 _TRAIN_HELP = "PPO self-play training (training/ppo.py; needs PyTorch)"
 _TRAIN_DESCRIPTION = (
-    "PPO self-play for the Hearts family and Smear (needs PyTorch: pip install 'hearts-env[training]')."
+    f"PPO self-play for the Hearts family and Smear (needs PyTorch: {install_command('training')})."
 )
 
 

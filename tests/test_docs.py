@@ -295,3 +295,85 @@ def test_code_and_docs_point_to_the_project_s_own_rules_not_to_an_outside_specif
         p for p in tracked if p != "tests/test_docs.py" and name in (ROOT / p).read_text(encoding="utf-8")
     ]
     assert not naming, f"these files point to {name}: {naming}"
+
+
+# ---------------------------------------------------------------------- the documentation site's pages
+RESERVED_PAGES = {"search", "genindex", "py-modindex", "modindex"}
+"""Pages Sphinx writes itself: a ``docs/search.md`` is overwritten by the search form (``search.html``)."""
+
+
+def toctree_entries(index: str) -> list[str]:
+    """The pages named by the ``{toctree}`` blocks of ``docs/index.md``'s text ``index``, in order."""
+    entries = []
+    for block in re.findall(r"^```\{toctree\}\n(.*?)^```", index, flags=re.MULTILINE | re.DOTALL):
+        entries += [line.strip() for line in block.splitlines() if line.strip() and not line.startswith(":")]
+    return entries
+
+
+def docs_pages() -> list[str]:
+    """Every page of the site: the Markdown files of ``docs/``, by name without ``.md``."""
+    return sorted(path.stem for path in (ROOT / "docs").glob("*.md"))
+
+
+def test_no_docs_page_takes_a_name_sphinx_reserves() -> None:
+    taken = sorted(RESERVED_PAGES.intersection(docs_pages()))
+    assert not taken, f"docs pages named after Sphinx's own pages, which overwrite them: {taken}; rename them"
+
+
+def test_every_docs_page_is_in_the_table_of_contents_and_every_entry_is_a_page() -> None:
+    entries = toctree_entries((ROOT / "docs" / "index.md").read_text(encoding="utf-8"))
+    pages = set(docs_pages()) - {"index"}
+    assert len(entries) == len(set(entries)), f"pages listed twice in docs/index.md: {entries}"
+    assert not pages - set(entries), f"docs pages missing from docs/index.md's toctree: {pages - {*entries}}"
+    assert not set(entries) - pages, f"toctree entries without a docs page: {set(entries) - pages}"
+
+
+def test_the_page_checks_find_a_reserved_name_and_a_page_left_out() -> None:
+    index = "# Home\n\n```{toctree}\n:maxdepth: 2\n\nsearch\nrules\n```\n\n```{toctree}\napi\n```\n"
+    assert toctree_entries(index) == ["search", "rules", "api"]
+    assert RESERVED_PAGES.intersection(toctree_entries(index)) == {"search"}
+    assert set(docs_pages()) - {"index"} - set(toctree_entries(index))  # most pages left out
+
+
+# ---------------------------------------------------------------------- install commands that work
+PACKAGE_INSTALL = re.compile(r"hearts-env\[|pip install [\"']?hearts-env\b")
+"""An install of hearts-env from a package index (``pip install 'hearts-env[ray]'``): it is not on one,
+so from a checkout the command is ``pip install -e ".[ray]"``."""
+
+
+def test_no_doc_or_message_installs_hearts_env_from_a_package_index() -> None:
+    import subprocess
+
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "*.py", "*.md", "*.toml", "*.txt", "*.cfg", "Makefile"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    found = [
+        f"{name}:{n}: {line.strip()}"
+        for name in tracked
+        if name != "tests/test_docs.py" and (ROOT / name).is_file()
+        for n, line in enumerate((ROOT / name).read_text(encoding="utf-8").splitlines(), 1)
+        if PACKAGE_INSTALL.search(line)
+    ]
+    assert not found, 'not on a package index: say pip install -e ".[EXTRA]"; ' + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["pip install 'hearts-env[ray]'", 'pip install "hearts-env[sb3]"', "(install hearts-env[training] to"],
+)
+def test_the_install_check_finds_an_index_install(line: str) -> None:
+    assert PACKAGE_INSTALL.search(line)
+    assert not PACKAGE_INSTALL.search('pip install -e ".[training]" in the hearts-env checkout')
+
+
+def test_the_messages_of_a_missing_extra_say_the_checkout_install(capsys) -> None:
+    from evaluation.flags import EXTRAS, install_command, missing_extra
+
+    assert install_command("sb3") == 'pip install -e ".[sb3]" in the hearts-env checkout'
+    for module, extra in EXTRAS.items():
+        told = missing_extra(ModuleNotFoundError(f"No module named {module!r}", name=module))
+        assert told == f"{module} is not installed: {install_command(extra)}"
+    for command, extra in [("train", "training"), ("tournament", "ray")]:  # tournament: --ray
+        assert hearts_cli.main([command, "--help"]) == 0
+        assert install_command(extra) in " ".join(capsys.readouterr().out.split()), command

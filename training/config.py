@@ -2,7 +2,7 @@
 
 :mod:`training.ppo` trains with them; ``hearts-env`` builds its ``train`` flags from them, so
 ``hearts-env --help`` and every command that needs no torch work in an environment with the base
-package only (``pip install hearts-env``; training needs ``pip install 'hearts-env[training]'``).
+package only (``pip install -e .`` in the checkout; training needs ``pip install -e ".[training]"``).
 
 Three settings name agents and default to None, the game family's (:func:`agents.family_defaults`,
 read from the rules): ``opponents``, ``eval_opponents`` and ``teacher``; :func:`resolve_family`
@@ -129,7 +129,7 @@ class Args:
     ray: str = ""
     """Play the rollouts on Ray actors: ``local`` (Ray started on this machine for the run), ``auto``
     (the cluster running here) or a cluster address ``HOST:PORT``; empty: in this process (needs
-    ``pip install 'hearts-env[ray]'``)."""
+    ``pip install -e ".[ray]"`` in the hearts-env checkout)."""
     ray_actors: int = 0
     """Ray rollout actors, one CPU each, sharing ``num_games`` (0: one per CPU of the cluster); a
     Ray run resumes only with the same number."""

@@ -1,7 +1,7 @@
 """PPO rollouts on Ray actors (``hearts-env train --ray ADDRESS --ray-actors N``).
 
-Ray is an optional extra (``pip install 'hearts-env[ray]'``), imported only when a run asks for it
-(through :func:`evaluation.ray_pool.connect`).
+Ray is an optional extra (``pip install -e ".[ray]"`` in the hearts-env checkout), imported only
+when a run asks for it (through :func:`evaluation.ray_pool.connect`).
 
 The ``num_games`` games are shared out among the actors (:class:`RolloutWorker`, one CPU each):
 each has its own :class:`hearts_env.table.Table`, :class:`training.rollout.League` (who holds each

@@ -1,6 +1,6 @@
 """RLlib (new API stack, Ray >= 2.60) adapter: a hearts-env game as an RLlib ``MultiAgentEnv``.
 
-Needs ``pip install "hearts-env[rllib]"`` (``ray[rllib]`` and torch); nothing else in
+Needs ``pip install -e ".[rllib]"`` in the hearts-env checkout (``ray[rllib]`` and torch); nothing else in
 ``hearts_env`` imports this module. Three lines train PPO with action masking::
 
     from hearts_env.integrations.rllib import ppo_config

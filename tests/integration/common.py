@@ -115,6 +115,6 @@ def check_tournament(run: Command, folder: Path) -> None:
 
 def check_torch_commands_refused(run: Command) -> None:
     """``train`` and the ``ppo`` agent name PyTorch in one line, exit status 2."""
-    one_line_error(run("train", "--preset", "hearts"), "'train' needs PyTorch", "hearts-env[training]")
-    one_line_error(run("tournament", "--agents", "ppo,random"), "torch", "hearts-env[training]")
+    one_line_error(run("train", "--preset", "hearts"), "'train' needs PyTorch", '".[training]"')
+    one_line_error(run("tournament", "--agents", "ppo,random"), "torch", '".[training]"')
     one_line_error(run("play", "--opponents", "ppo"), "torch")

@@ -179,7 +179,7 @@ def test_without_ray_the_cli_says_how_to_install_it(
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("hearts-env: error: --ray needs Ray") and err.count("\n") == 1, err
-        assert "pip install 'hearts-env[ray]'" in err
+        assert 'pip install -e ".[ray]"' in err
     assert not list(tmp_path.iterdir())  # refused before anything was written
     assert main(["tournament", "--deals", "4", "--ray-actors", "2"]) == 2
     assert "--ray-actors needs --ray" in capsys.readouterr().err
