@@ -117,7 +117,7 @@ def resolve_player(rules: Rules, name: str, what: str) -> str:
         return SPECIALIST
     warnings.warn(
         f"pimc: a PPO specialist ships for {rules.preset} with {rules.num_players} players, but "
-        f"torch is not installed: the {what} is {heuristic!r} (install hearts-env[training] to "
+        f'torch is not installed: the {what} is {heuristic!r} (pip install -e ".[training]" to '
         "play the default setting)",
         stacklevel=3,
     )
