@@ -42,7 +42,10 @@ BIDDINGS = ("none", "general", "auction", "slam")
 """Decisions before the first lead: none, Chasse-cœur's Général, Auction Hearts' chip bids (then
 the winner names the penalty suit), Partnership C's slam bid."""
 TEAM_SCORINGS = ("none", "sum", "individual")
-GAMES = ("hearts", "smear")
+GAMES: list[str] = ["hearts", "smear"]
+"""The game families (``Rules.game``) that rules may name: the package's own, then those that
+:func:`hearts_env.games.register` adds (it extends this list in place, so that every module
+holding it sees a family registered later)."""
 SMEAR_DEALS = ("stock", "nine_card", "widow", "blind")
 """How a Smear deal goes from the bids to the first lead (docs/smear.md): ``"stock"`` (the
 pitcher takes the whole stock, everybody discards to ``keep``), ``"nine_card"`` (everybody
@@ -287,7 +290,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         self._check_types()
-        _choice("game", self.game, GAMES)
+        _choice("game", self.game, tuple(GAMES))
         self._check_idle_fields()
         if self.game == "smear":
             self._check_smear()
