@@ -5,7 +5,9 @@
 main suite the site checks skip when the site has not been built.
 
 Every ``href`` and ``src`` of every page that is relative must name a file of the site and, with a
-``#fragment``, an ``id`` in that file; the API page must document every public name.
+``#fragment``, an ``id`` in that file; every ``docs/*.md`` page must be built under its own title
+(not overwritten by a page Sphinx writes itself, as ``search.html`` once replaced ``docs/search.md``)
+and be what its sidebar entry opens; the API page must document every public name.
 """
 
 from __future__ import annotations
@@ -28,12 +30,9 @@ from tests.integration import common
 ROOT = common.ROOT
 SITE = ROOT / "docs" / "_build" / "html"
 IN_MAKE_DOCS = os.environ.get("HEARTS_ENV_INTEGRATION") == "docs"
-PAGES = [
-    "index", "observation", "tournaments", "your-agent", "training", "rl-libraries", "single-agent",
-    "smear-games", "ray", "throughput", "reliability", "architecture", "rules", "readings", "smear",
-    "api", "changelog",
-]  # fmt: skip
-"""The pages of the site's table of contents (docs/index.md)."""
+PAGES = sorted(path.stem for path in (ROOT / "docs").glob("*.md"))
+"""The pages of the site: every Markdown file of docs/ (each in docs/index.md's table of contents,
+``tests/test_docs.py``)."""
 API_EXTRA = [
     "hearts_env.single_agent_env",
     "hearts_env.presets.Preset",
@@ -46,12 +45,19 @@ API_EXTRA = [
 
 
 class Page(HTMLParser):
-    """The ids and the links (``href``/``src``) of one HTML page."""
+    """The ids and the links (``href``/``src``) of one HTML page, its title (the first ``<title>``:
+    furo's icons have titles of their own) and its sidebar's page links (furo's ``sidebar-tree``)
+    as ``(href, text)``."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.ids: set[str] = set()
         self.links: list[str] = []
+        self.title: str | None = None
+        self.sidebar: list[tuple[str, str]] = []
+        self._in_title = False
+        self._sidebar_depth = 0  # open <div>s inside the sidebar tree; 0: outside it
+        self._sidebar_link: list[str] | None = None  # [href, text...] of the open sidebar <a>
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         for key, value in attrs:
@@ -61,6 +67,29 @@ class Page(HTMLParser):
                 self.ids.add(value)
             elif key in ("href", "src"):
                 self.links.append(value)
+        found = dict(attrs)
+        if tag == "title" and self.title is None:
+            self._in_title, self.title = True, ""
+        elif tag == "div" and (self._sidebar_depth or "sidebar-tree" in (found.get("class") or "").split()):
+            self._sidebar_depth += 1
+        elif tag == "a" and self._sidebar_depth and found.get("href"):
+            self._sidebar_link = [found["href"] or ""]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        elif tag == "div" and self._sidebar_depth:
+            self._sidebar_depth -= 1
+        elif tag == "a" and self._sidebar_link is not None:
+            href, *text = self._sidebar_link
+            self.sidebar.append((href, " ".join("".join(text).split())))
+            self._sidebar_link = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title = (self.title or "") + data
+        if self._sidebar_link is not None:
+            self._sidebar_link.append(data)
 
 
 def parse(path: Path) -> Page:
@@ -92,6 +121,34 @@ def broken_links(site: Path) -> list[str]:
     return broken
 
 
+def page_title(markdown: str) -> str:
+    """The title of a page from its Markdown: its first ``# `` heading, as plain text."""
+    heading = next((line[2:] for line in markdown.splitlines() if line.startswith("# ")), "")
+    return " ".join(heading.replace("`", "").split())
+
+
+def missing_pages(site: Path, docs: Path) -> list[str]:
+    """Every page of ``docs`` (its ``*.md``) that ``site`` lacks, shows under another title, or
+    that the index's sidebar does not open under its title, as ``page: what is wrong``."""
+    problems = []
+    index = parse(site / "index.html") if (site / "index.html").is_file() else Page()
+    sidebar = dict(index.sidebar)
+    for source in sorted(docs.glob("*.md")):
+        name, title = source.stem, page_title(source.read_text(encoding="utf-8"))
+        built = site / f"{name}.html"
+        if not built.is_file():
+            problems.append(f"{name}: no {built.name} in the site")
+            continue
+        shown = " ".join((parse(built).title or "").split())
+        if not shown.startswith(title):
+            problems.append(f"{name}: {built.name} is titled {shown!r}, not {title!r} (overwritten?)")
+        if name != "index" and sidebar.get(built.name) != title:
+            problems.append(
+                f"{name}: the sidebar's entry for {built.name} is {sidebar.get(built.name)!r}, not {title!r}"
+            )
+    return problems
+
+
 @pytest.fixture(scope="module")
 def site() -> Path:
     if not (SITE / "index.html").is_file():
@@ -106,6 +163,33 @@ def test_every_page_of_the_table_of_contents_is_built(site: Path) -> None:
     assert not missing, f"pages not built: {missing}"
     index = parse(site / "index.html")
     assert {f"{name}.html" for name in PAGES if name != "index"} <= set(index.links)
+
+
+def test_every_docs_page_is_built_under_its_title_and_opened_by_the_sidebar(site: Path) -> None:
+    problems = missing_pages(site, ROOT / "docs")
+    assert not problems, "docs pages missing from the site:\n" + "\n".join(problems)
+
+
+def test_the_page_check_finds_an_overwritten_a_missing_and_an_unlisted_page(tmp_path: Path) -> None:
+    docs, site = tmp_path / "docs", tmp_path / "html"
+    docs.mkdir(), site.mkdir()
+    pages = {"index": "Home", "search": "Positions", "gone": "Gone", "unlisted": "Unlisted", "kept": "Kept"}
+    for name, title in pages.items():
+        (docs / f"{name}.md").write_text(f"# {title}\n\ntext\n", encoding="utf-8")
+        (site / f"{name}.html").write_text(f"<title>{title} - Home 1.0</title><title>Menu</title>")
+    (site / "gone.html").unlink()
+    (site / "search.html").write_text("<title>Search - Home 1.0</title>", encoding="utf-8")  # Sphinx's
+    entries = '<li><a href="search.html">Positions</a></li><li><div><a href="kept.html">Kept</a></div></li>'
+    index = '<title>Home 1.0</title><div class="sidebar-tree"><ul>{}</ul></div><a href="{}.html">x</a>'
+    (site / "index.html").write_text(index.format(entries, "unlisted"), encoding="utf-8")
+    found = missing_pages(site, docs)
+    assert [line.split(":")[0] for line in found] == ["gone", "search", "unlisted"], found
+    assert "'Search - Home 1.0', not 'Positions'" in found[1] and "is None, not 'Unlisted'" in found[2]
+    (site / "gone.html").write_text("<title>Gone - Home 1.0</title>", encoding="utf-8")
+    (site / "search.html").write_text("<title>Positions - Home 1.0</title>", encoding="utf-8")
+    entries += '<li><a href="gone.html">Gone</a></li><li><a href="unlisted.html">Unlisted</a></li>'
+    (site / "index.html").write_text(index.format(entries, "gone"), encoding="utf-8")
+    assert missing_pages(site, docs) == []
 
 
 def test_every_internal_link_and_anchor_resolves(site: Path) -> None:
