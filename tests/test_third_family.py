@@ -14,9 +14,10 @@ from hearts_env import make_rules, preset_names
 from hearts_env.games import FAMILIES, family, register, unregister
 from hearts_env.presets import PRESETS
 from hearts_env.rules import GAMES
+from hearts_env.state import State
 from hearts_env.table import Table
 from hearts_env.testing import check_agent, check_family
-from tests.plain_tricks import FAMILY, GAME, PRESET
+from tests.plain_tricks import FAMILY, GAME, PRESET, PlainTricksEngine
 from tests.plain_tricks.players import SPEC, HighestAgent
 
 
@@ -84,3 +85,27 @@ def test_it_plays_a_duplicate_tournament() -> None:
     assert report["deals"] == 8
     assert FAMILIES[GAME].better == "higher"
     assert PRESETS[GAME] is PRESET
+
+
+class _ForgetfulEngine(PlainTricksEngine):
+    """Scores the deal but forgets to add it to the game's totals."""
+
+    games = ("forgetful_tricks",)
+
+    def end_deal(self, s: State, rows: np.ndarray, forfeit: np.ndarray | None = None) -> None:
+        before = s.totals[rows].copy()
+        super().end_deal(s, rows, forfeit)
+        s.totals[rows] = before
+
+
+def test_the_kit_catches_a_broken_family_of_its_kind() -> None:
+    name = "forgetful_tricks"
+    register(
+        replace(FAMILY, name=name, engine=_ForgetfulEngine),
+        replace(PRESET, name=name, options={**PRESET.options, "game": name}),
+    )
+    try:
+        with pytest.raises(AssertionError, match=f"failed the 'rewards' check for {name}.*previous totals"):
+            check_family(name)
+    finally:
+        unregister(name)
