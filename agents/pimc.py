@@ -69,11 +69,11 @@ import numpy as np
 from agents.base import Agent, Observation
 from agents.defaults import family_defaults
 from agents.shipped import shipped_path
+from hearts_env.games import FAMILIES, family
 from hearts_env.rollouts import ROLLOUTS
 from hearts_env.rules import Rules
-from hearts_env.smear_worlds import world_positions as smear_world_positions
 from hearts_env.table import Table
-from hearts_env.worlds import sample_worlds, world_positions
+from hearts_env.worlds import sample_worlds
 
 PlayerSpec = Annotated[str, "a name or an agent spec"]
 """A rollout or fallback player: ``best``, ``heuristic``, a bit-mask player or an agent spec."""
@@ -124,6 +124,23 @@ def resolve_player(rules: Rules, name: str, what: str) -> str:
     return heuristic
 
 
+def _refuse_engine_player(name: str, rules: Rules) -> None:
+    """``ValueError`` unless an agent named ``name`` plays ``rules``: the name of a bit-mask
+    player that ``rules``' engine does not play (:attr:`hearts_env.family.Family.rollouts`) rolls
+    out as that agent, where there is one (``random``, ``lowest``)."""
+    from agents import names, refusal  # noqa: PLC0415  (agents imports this module lazily)
+
+    why = refusal(name, rules) if name in names() else f"no agent is named {name!r}"
+    if why is None:
+        return
+    players = " or ".join(record.title for record in FAMILIES.values() if name in record.rollouts)
+    heuristic = family_defaults(rules.game).heuristic
+    raise ValueError(
+        f"pimc: rollout={name!r} is a {players}-family player, not one of the {family(rules).title} "
+        f"engine's, and {why}: roll out with an agent ({heuristic}, lowest, random, a checkpoint)"
+    )
+
+
 class PIMCAgent(Agent):
     """Perfect-information Monte Carlo over sampled worlds (see the module docstring)."""
 
@@ -148,18 +165,16 @@ class PIMCAgent(Agent):
         from agents import from_spec  # noqa: PLC0415  (agents imports this module lazily)
 
         rollout = resolve_player(rules, rollout, "rollout")
-        smear = rules.game == "smear"
-        if smear and rollout in ("ducker", "fast"):
-            raise ValueError(
-                f"pimc: rollout={rollout!r} is a Hearts-family player; Smear's rollouts are agents "
-                "(smear, lowest, random, a checkpoint)"
-            )
+        record = family(rules)
+        # A rollout outside the engine's own players is an agent (a spec: strategy, a checkpoint)
+        # that plays every seat of the rollouts from their observations (a family's whose engine
+        # has no players always are).
+        engine_player = rollout in record.rollouts
+        if rollout in ROLLOUTS and not engine_player:
+            _refuse_engine_player(rollout, rules)
         self.worlds = int(worlds)
         self.rollout = rollout
         """The rollout player after ``best`` and ``heuristic`` are read (a name or an agent spec)."""
-        # A rollout outside the engine's own players is an agent (a spec: strategy, a checkpoint)
-        # that plays every seat of the rollouts from their observations (Smear's always are).
-        engine_player = rollout in ROLLOUTS and not smear
         if not isinstance(bids, (bool, np.bool_)):
             raise ValueError(f"pimc: bids must be true or false, got {bids!r}")
         self._bidding = bool(bids) and "bid" in rules.phases and not engine_player
@@ -176,7 +191,7 @@ class PIMCAgent(Agent):
         self.fallback_spec = resolve_player(rules, fallback, "fallback").replace(";", ":")
         """The fallback agent's spec after ``best`` and ``heuristic`` are read."""
         self.fallback = from_spec(self.fallback_spec, rules)
-        self._positions = smear_world_positions if smear else world_positions
+        self._positions = record.positions.worlds
         self._tables: dict[int, Table] = {}
         self._playing = "phase" in self.layout.slices and "playing" in rules.phases
         self.bids_searched = 0

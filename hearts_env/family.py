@@ -21,6 +21,26 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class Positions:
+    """How a family's positions (a deal in its play phase: hands, the trick, what was taken;
+    docs/positions-and-search.md) start a table, are checked, are read back and are built from
+    sampled worlds."""
+
+    batch: type
+    """The class of a batch of positions (``len``, ``take``, ``concat``), one row per game."""
+    check: Callable[[Rules, Any], None]
+    """(rules, batch) -> None, or ``TypeError`` / ``ValueError`` naming the first inconsistency."""
+    read: Callable[[Any, Any, int], Any]
+    """(engine, state, game) -> the position of ``game`` now, as :meth:`Table.position` gives it."""
+    single: Callable[[Rules, Any], Any] | None
+    """(rules, one position) -> it checked, as a batch of one: for a family whose one position has
+    a form of its own besides the batch (None: batches only)."""
+    worlds: Callable[[Rules, np.ndarray, Any, np.random.Generator], Any]
+    """(rules, observation, worlds, rng) -> sampled worlds (:func:`hearts_env.worlds.sample_worlds`)
+    as a batch of positions, seats relative to the observer (search agents start tables there)."""
+
+
+@dataclass(frozen=True)
 class Family:
     """One game family: what it is built from, and its conventions."""
 
@@ -61,6 +81,12 @@ class Family:
     """Whether a settlement may pay chips (``reward="chips"``)."""
     scale_points: Callable[[Rules], int]
     """The points at stake in a deal: a deal's rewards are divided by them in training."""
+    positions: Positions | None = None
+    """How the family's positions start, are checked and are read (None: its tables start only
+    from deals)."""
+    rollouts: tuple[str, ...] = ()
+    """The rollout players its engine plays itself (:meth:`Table.play_out`, names of
+    :data:`hearts_env.rollouts.ROLLOUTS`); empty: search agents roll out with agents."""
 
     def build(self, rules: Rules) -> tuple[CardEngine, Any]:
         """The engine and the observation builder for ``rules``."""

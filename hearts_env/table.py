@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env import cardsets, positions, rollouts, stock
+from hearts_env import cardsets, rollouts, stock
 from hearts_env.bits import BIT, U64, random_bit, unpack
 from hearts_env.cards import NUM_CARDS, card_name
 from hearts_env.core import BatchState, CardEngine
-from hearts_env.family import default_reward
+from hearts_env.family import Positions, default_reward
 from hearts_env.games import family
 from hearts_env.phases import DONE
 from hearts_env.rules import PASS_DIRECTIONS, Rules
@@ -394,39 +394,32 @@ class Table:
             self.rng, self._legal = rng, legal
             raise
 
+    def _positions(self) -> Positions:
+        """The family's positions (:attr:`Family.positions`); ``TypeError`` for a family without."""
+        record = family(self.rules)
+        if record.positions is None:
+            raise TypeError(f"a {record.title} table starts only from deals: the family has no positions")
+        return record.positions
+
     def _position_batch(self, position: Any, num_games: int | None = None) -> Any:
         """``position`` checked, as a batch of ``num_games`` positions (default: this table's)."""
         num_games = self.num_games if num_games is None else num_games
-        if self.rules.game == "smear":
-            return self._smear_position_batch(position, num_games)
-        if isinstance(position, positions.PositionBatch):
-            if len(position) == 1 and num_games > 1:  # one position for every game, as Smear's
-                position = position.take(np.zeros(num_games, np.int64))
-            if len(position) != num_games:
-                raise ValueError(
-                    f"a PositionBatch for this table needs {num_games} positions (or 1), got {len(position)}"
+        kind = self._positions()
+        batch = kind.batch
+        if not isinstance(position, batch):
+            if kind.single is None:
+                raise TypeError(
+                    f"a {family(self.rules).title} table starts from a {batch.__module__}.{batch.__name__}, "
+                    f"got {type(position).__name__}"
                 )
-            positions.check_batch(self.rules, position)
-            return position
-        one = positions.position_batch(self.rules, position)
-        return one.take(np.zeros(num_games, np.int64))
-
-    def _smear_position_batch(self, position: Any, num_games: int) -> Any:
-        from hearts_env import smear_positions  # noqa: PLC0415  (Smear's, imported on use)
-
-        if not isinstance(position, smear_positions.SmearPositionBatch):
-            raise TypeError(
-                f"a Smear table starts from a hearts_env.smear_positions.SmearPositionBatch, got "
-                f"{type(position).__name__}"
-            )
-        if len(position) == 1 and num_games > 1:
+            return kind.single(self.rules, position).take(np.zeros(num_games, np.int64))
+        if len(position) == 1 and num_games > 1:  # one position for every game
             position = position.take(np.zeros(num_games, np.int64))
         if len(position) != num_games:
             raise ValueError(
-                f"a SmearPositionBatch for this table needs {num_games} positions (or 1), "
-                f"got {len(position)}"
+                f"a {batch.__name__} for this table needs {num_games} positions (or 1), got {len(position)}"
             )
-        smear_positions.check_batch(self.rules, position)
+        kind.check(self.rules, position)
         return position
 
     def _try_positions(self, batch: Any) -> None:
@@ -447,12 +440,9 @@ class Table:
         inconsistent); a refused position changes nothing. ``check=False`` skips the checks
         of a batch built by code that keeps them (the search agent), and the trick's legality:
         a sampled world may give a seat cards it could not have held, given how it played)."""
-        batch_types: tuple[type, ...] = (positions.PositionBatch,)
-        if self.rules.game == "smear":
-            from hearts_env.smear_positions import SmearPositionBatch  # noqa: PLC0415
-
-            batch_types = (SmearPositionBatch,)
-        unchecked = not check and isinstance(position, batch_types) and len(position) == self.num_games
+        unchecked = (
+            not check and isinstance(position, self._positions().batch) and len(position) == self.num_games
+        )
         batch = position if unchecked else self._position_batch(position)
         with self._unchanged_if_refused():
             self._apply_positions(batch, check=not unchecked)
@@ -469,11 +459,7 @@ class Table:
             raise ValueError(
                 f"game must be 0..{self.num_games - 1} (this table has {self.num_games}), got {game}"
             )
-        if self.rules.game == "smear":
-            from hearts_env.smear_positions import position_of  # noqa: PLC0415
-
-            return position_of(self.engine, self.state, int(game))
-        return positions.position_of(self.engine, self.state, int(game))
+        return self._positions().read(self.engine, self.state, int(game))
 
     def _deal_again_cancelled(self) -> None:
         """Deals cancelled before any decision (``first_trick_all_penalty="redeal"`` and no
@@ -737,14 +723,19 @@ class Table:
     def play_out(self, rollout: str = "random", rng: np.random.Generator | None = None) -> np.ndarray:
         """Play every game to the end of its deal with the rollout player ``rollout`` (a name of
         :data:`hearts_env.rollouts.ROLLOUTS`) and return the deals' rewards (B, P) (this table's
-        ``reward``; 0 for games whose deal was already over). Hearts family. For search agents:
-        no illegal-action checks, no observations."""
+        ``reward``; 0 for games whose deal was already over), where the family's engine plays
+        ``rollout`` (:attr:`Family.rollouts`; ``NotImplementedError`` otherwise). For search
+        agents: no illegal-action checks, no observations."""
         if rollout not in rollouts.POLICIES:
             raise ValueError(
                 f"rollout={rollout!r} is not known: choose one of {', '.join(rollouts.ROLLOUTS)}"
             )
-        if not hasattr(self.engine, "set_positions"):  # the Hearts family's engine
-            raise NotImplementedError(f"rollouts are written for the Hearts family, not {self.rules.preset}")
+        record = family(self.rules)
+        if rollout not in record.rollouts:  # the players read the engine's bit masks (Family.rollouts)
+            raise NotImplementedError(
+                f"rollout={rollout!r} is not a player of the {record.title} engine, which has "
+                f"{', '.join(record.rollouts) or 'none'}: roll {self.rules.preset} out with agents"
+            )
         policy, rng = rollouts.POLICIES[rollout], self.rng if rng is None else rng
         s, engine = self.state, self.engine
         rewards = np.zeros((self.num_games, self.rules.num_players))

@@ -206,11 +206,11 @@ def test_no_module_imports_itself_back(type_imports: bool) -> None:
     assert not groups, "import circles (move what they share one floor down):\n" + "\n".join(lines)
 
 
-FAMILY_REGISTRY = {"hearts_env/families.py", "hearts_env/rules.py"}
-"""Where a family name may be compared: the registry, and the rules (``GAMES`` and their checks).
-A preset named ``hearts`` is not a family (``preset != "hearts"``)."""
-FAMILY_BRANCHES_LEFT: dict[str, int] = {"hearts_env/table.py": 3, "agents/pimc.py": 1}
-"""Branches on the game family not yet moved into :mod:`hearts_env.families` (module -> how many)."""
+FAMILY_REGISTRY = ("hearts_env/games/", "hearts_env/rules.py")
+"""Where a family name may be compared: the family registry (:mod:`hearts_env.games`: its
+dispatchers and each family's record, which carries what the family decides), and the rules
+(``GAMES`` and their checks, until the rules split per family). A preset named ``hearts`` is not
+a family (``preset != "hearts"``)."""
 FAMILY_COMPARISON = re.compile(
     "|".join(
         (
@@ -223,19 +223,26 @@ FAMILY_COMPARISON = re.compile(
 )
 
 
+def family_comparisons(text: str) -> list[int]:
+    """The numbers of the lines of ``text`` that compare a family name."""
+    return [number for number, line in enumerate(text.splitlines(), 1) if FAMILY_COMPARISON.search(line)]
+
+
 def test_family_names_are_compared_in_the_family_registry_only() -> None:
-    """``rules.game == "smear"`` belongs in :mod:`hearts_env.families` (one record per family);
-    elsewhere only the branches listed in FAMILY_BRANCHES_LEFT, as many as listed, remain."""
-    found = {}
-    for package in ALLOWED:
-        for module in sorted((ROOT / package).rglob("*.py")):
-            name = str(module.relative_to(ROOT))
-            hits = sum(bool(FAMILY_COMPARISON.search(line)) for line in module.read_text().splitlines())
-            if hits and name not in FAMILY_REGISTRY:
-                found[name] = hits
-    assert found == FAMILY_BRANCHES_LEFT, (
-        "a module compares family names outside hearts_env/families.py: ask the record "
-        "(hearts_env.families.family(rules)) instead, or update FAMILY_BRANCHES_LEFT when a branch moves"
+    """``rules.game == "smear"`` belongs in :mod:`hearts_env.games` (one record per family, whose
+    fields say what the family decides: ``record.positions``, ``record.rollouts``...); no other
+    module compares family names."""
+    bad = 'if rules.game == "smear":\nsmear = "smear" != game\nif preset != "hearts":\nrules.games'
+    assert family_comparisons(bad) == [1, 2]
+    found = [f"{name}:{number}"
+             for package in ALLOWED
+             for module in sorted((ROOT / package).rglob("*.py"))
+             if not (name := str(module.relative_to(ROOT))).startswith(FAMILY_REGISTRY)
+             for number in family_comparisons(module.read_text())]  # fmt: skip
+    assert not found, (
+        "modules compare family names outside hearts_env/games/ (the family registry): ask the "
+        "family's record (hearts_env.games.family(rules)) for what the branch decides, adding a "
+        "field to hearts_env.family.Family where none says it:\n" + "\n".join(found)
     )
 
 

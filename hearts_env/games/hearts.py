@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from hearts_env.describe.hearts import COLUMNS, TOPICS
 from hearts_env.engine import Engine
-from hearts_env.family import Family
+from hearts_env.family import Family, Positions
 from hearts_env.hearts_observation import PIECE_AXES, Observer, axis_names, hearts_bounds, hearts_layout
-from hearts_env.sampler import hearts_knowledge
+from hearts_env.positions import PositionBatch, check_batch, position_batch, position_of
+from hearts_env.rollouts import ROLLOUTS
+from hearts_env.sampler import hearts_knowledge, world_positions
 from hearts_env.texts import hearts_text
 
 FAMILY = Family(
@@ -27,4 +29,12 @@ FAMILY = Family(
     better="lower",
     chips=True,
     scale_points=lambda rules: rules.penalty_total,
+    positions=Positions(
+        batch=PositionBatch,
+        check=check_batch,
+        read=position_of,
+        single=position_batch,
+        worlds=world_positions,
+    ),
+    rollouts=ROLLOUTS,
 )

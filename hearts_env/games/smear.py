@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from hearts_env.describe.smear import COLUMNS, TOPICS
-from hearts_env.family import Family
+from hearts_env.family import Family, Positions
 from hearts_env.smear import SmearEngine, deal_info
 from hearts_env.smear_observation import PIECE_AXES, SmearObserver, axis_names, smear_bounds, smear_layout
-from hearts_env.smear_worlds import knowledge
+from hearts_env.smear_positions import SmearPositionBatch, check_batch, position_of
+from hearts_env.smear_worlds import knowledge, world_positions
 from hearts_env.texts import smear_text
 
 FAMILY = Family(
@@ -27,4 +28,7 @@ FAMILY = Family(
     better="higher",
     chips=False,
     scale_points=lambda rules: rules.smear_points,
+    positions=Positions(
+        batch=SmearPositionBatch, check=check_batch, read=position_of, single=None, worlds=world_positions
+    ),
 )
