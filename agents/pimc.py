@@ -167,8 +167,8 @@ class PIMCAgent(Agent):
         rollout = resolve_player(rules, rollout, "rollout")
         record = family(rules)
         # A rollout outside the engine's own players is an agent (a spec: strategy, a checkpoint)
-        # that plays every seat of the rollouts from their observations (a family's whose engine
-        # has no players always are).
+        # that plays every seat of the rollouts from their observations (every rollout is, where
+        # the family's engine has no players of its own).
         engine_player = rollout in record.rollouts
         if rollout in ROLLOUTS and not engine_player:
             _refuse_engine_player(rollout, rules)
