@@ -395,10 +395,13 @@ class Table:
             raise
 
     def _positions(self) -> Positions:
-        """The family's positions (:attr:`Family.positions`); ``TypeError`` for a family without."""
+        """The family's positions (:attr:`Family.positions`); ``NotImplementedError`` for a family
+        without (what the conformance kit reads as "does not apply")."""
         record = family(self.rules)
         if record.positions is None:
-            raise TypeError(f"a {record.title} table starts only from deals: the family has no positions")
+            raise NotImplementedError(
+                f"a {record.title} table starts only from deals: the family has no positions"
+            )
         return record.positions
 
     def _position_batch(self, position: Any, num_games: int | None = None) -> Any:

@@ -12,6 +12,7 @@ import agents
 from hearts_env import Position, Table, make_rules
 from hearts_env.games import FAMILIES, family
 from hearts_env.phases import PLAYING
+from hearts_env.testing import check_family
 
 
 def playing(preset: str, num_games: int = 2) -> Table:
@@ -49,8 +50,10 @@ def test_a_family_without_positions_starts_from_deals_only(monkeypatch: pytest.M
     rules = make_rules("smear_partnership")
     table = playing("smear_partnership", num_games=1)
     monkeypatch.setitem(FAMILIES, rules.game, replace(family(rules), positions=None))
-    with pytest.raises(TypeError, match="a Smear table starts only from deals"):
+    with pytest.raises(NotImplementedError, match="a Smear table starts only from deals"):
         table.position(0)
+    report = check_family("smear_partnership", deals=1)
+    assert "positions" in dict(report.skipped)
 
 
 def test_only_a_family_whose_engine_has_rollout_players_plays_them_out() -> None:
