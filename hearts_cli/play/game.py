@@ -5,7 +5,9 @@ screen (:mod:`hearts_cli.play.hearts_screen`, :mod:`hearts_cli.play.smear_screen
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -22,7 +24,8 @@ from hearts_env.cards import SUIT_SYMBOLS, SUITS
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "help")
-RULE = "═" * 72
+RULE_WIDTH = 72
+"""The width of the rules above and below a headline, in columns (less in a narrower terminal)."""
 SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
 
 
@@ -56,6 +59,29 @@ def by_seat(values: np.ndarray, seat: int, scale: float) -> list[int]:
 def counted_cards(counts: np.ndarray) -> list[int]:
     """Card indices of a count vector, each as often as it is counted."""
     return [int(c) for c in np.flatnonzero(counts > 0.5) for _ in range(int(round(float(counts[c]))))]
+
+
+def fit(items: Sequence[str], width: int, sep: str = ", ", indent: str = "  ") -> list[str]:
+    """``items`` joined by ``sep`` in lines of at most ``width`` columns, broken only between
+    items (never inside one: an item longer than a line has a line of its own), a broken line
+    ending with the separator's mark (``,``), the lines after the first indented by ``indent``."""
+    mark = sep.rstrip()
+    lines: list[str] = []
+    line = ""
+    for number, item in enumerate(items, 1):
+        joined = f"{line}{sep}{item}" if line else item
+        room = width - (len(mark) if number < len(items) else 0)  # a mark may follow it
+        if line and len(joined) > room:
+            lines.append(f"{line}{mark}")
+            line = indent + item
+        else:
+            line = joined
+    return [*lines, line] if line else lines
+
+
+def terminal_width() -> int:
+    """The terminal's width in columns (``COLUMNS`` first; 80 when stdout is not a terminal)."""
+    return shutil.get_terminal_size().columns
 
 
 class Paint:
@@ -230,14 +256,21 @@ class Game(ABC, Generic[V]):
         """Show the deal's result; True if the game is over."""
 
     # ------------------------------------------------------------------ the loop
+    def introduction(self, width: int) -> list[str]:
+        """The lines before the first deal, each at most ``width`` columns (the terminal's):
+        the preset, who sits where, the seed, how to get help."""
+        description = PRESETS[self.preset].description
+        title = f"hearts-env play — {self.preset}: {description}"
+        title_lines = textwrap.wrap(title, width, subsequent_indent="  ", break_on_hyphens=False)
+        where = {(self.seat + 1) % self.n: " (on your left)", (self.seat - 1) % self.n: " (on your right)"}
+        seats = [f"seat {s} {self.label(s, long=True)}{where.get(s, '')}" for s in range(self.n)]
+        seats = [f"{self.n} players: {seats[0]}", *seats[1:-1], f"{seats[-1]}."]
+        seed = [f"Seed {self.seed} (replay with --seed {self.seed}).", "Type ? for help, q to quit."]
+        return title_lines + fit(seats, width) + fit(seed, width, sep=" ")
+
     def run(self) -> int:
         """Play deals until the game ends (or ``deals`` are played, or the person quits)."""
-        description = PRESETS[self.preset].description
-        self.write(f"hearts-env play — {self.preset}: {description}")
-        where = {(self.seat + 1) % self.n: " (on your left)", (self.seat - 1) % self.n: " (on your right)"}
-        table = ", ".join(f"seat {s} {self.label(s, long=True)}{where.get(s, '')}" for s in range(self.n))
-        self.write(f"{self.n} players: {table}. Seed {self.seed} (replay with --seed {self.seed}).")
-        self.write("Type ? for help, q to quit.")
+        self.write("\n".join(self.introduction(terminal_width())))
         self.env.reset(seed=self.seed)
         played = 0
         while True:
@@ -336,7 +369,7 @@ class Game(ABC, Generic[V]):
         seen = self.seen()
         mask = self.env.observe(f"player_{self.seat}")["action_mask"]
         legal = [int(a) for a in np.flatnonzero(mask)]
-        numbered = [c for c in self.hand_order(seen, seen.hand) if c in legal]
+        numbered = self.numbering(seen, legal)
         offered = [self.names[a] for a in legal if a >= self.slots]
         self.write(self.screen(seen, numbered, offered))
         prompt = self.prompt(seen, offered)
@@ -434,13 +467,19 @@ class Game(ABC, Generic[V]):
         """The headline's name of a phase (:attr:`phase_names`; the phase itself if unnamed)."""
         return self.phase_names.get(phase, str(phase))
 
+    def headline(self, text: str | Sequence[str]) -> list[str]:
+        """A headline between two rules, as wide as the terminal allows: ``text``, or its
+        parts joined by `` · `` and broken between them where the terminal is narrow."""
+        width = terminal_width()
+        rule = self.paint("═" * min(RULE_WIDTH, width), "36")
+        parts = [text] if isinstance(text, str) else list(text)
+        lines = fit(parts, width - 1, sep=" · ", indent="  ")
+        return [rule, *(self.paint.bold(f" {line}") for line in lines), rule]
+
     def screen(self, seen: V, numbered: list[int], offered: list[str]) -> str:
         """The table as the person sees it, before a question."""
-        p = self.paint
-        lines = ["", p(RULE, "36")]
-        deal = seen.deal_index + 1
-        lines.append(p.bold(f" {self.preset} · {self.n} players · deal {deal} · {self.phase_text(seen)}"))
-        lines.append(p(RULE, "36"))
+        parts = [self.preset, f"{self.n} players", f"deal {seen.deal_index + 1}", self.phase_text(seen)]
+        lines = ["", *self.headline(parts)]
         lines += self.score_lines(seen)
         lines.append("")
         table = self.table_lines(seen)
@@ -448,6 +487,10 @@ class Game(ABC, Generic[V]):
         lines += self.hand_lines(seen, numbered)
         lines += self.decision_lines(seen, offered)
         return "\n".join(lines)
+
+    def numbering(self, seen: V, legal: list[int]) -> list[int]:
+        """The cards numbered on the screen, number 1 first: the legal ones, in the hand's order."""
+        return [c for c in self.hand_order(seen, seen.hand) if c in legal]
 
     def hand_order(self, seen: V, hand: list[int]) -> list[int]:
         """The distinct cards of a hand in the order shown (the legal ones are numbered so)."""

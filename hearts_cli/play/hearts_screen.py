@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hearts_cli.play.game import RULE, Game, by_seat, counted_cards
+from hearts_cli.play.game import Game, by_seat, counted_cards
 from hearts_env.cards import SUIT_SYMBOLS, SUITS
 
 HELP = """\
@@ -105,6 +105,14 @@ class HeartsGame(Game[Seen], family="hearts"):
                 hand[c] -= 1
         return hand
 
+    def numbering(self, seen: Seen, legal: list[int]) -> list[int]:
+        """While passing, every card of the hand, the ones already chosen included: each card
+        keeps its number from the first pick to the exchange (a chosen one's number is refused
+        with the engine's reason); otherwise the legal cards."""
+        if seen.phase == "passing":
+            return self.hand_order(seen, seen.hand)
+        return super().numbering(seen, legal)
+
     def phase_text(self, seen: Seen) -> str:
         rules = self.rules
         if seen.phase == "passing":
@@ -153,7 +161,11 @@ class HeartsGame(Game[Seen], family="hearts"):
             elif self.tricks_done == 0:
                 lines.append(f"  Kitty: {rules.kitty_size} cards face down, for the first trick's winner")
         if seen.phase == "passing" and seen.passed:
-            lines.append(f"  Chosen to pass: {' '.join(self.paint.card(c) for c in seen.passed)}")
+            order = self.hand_order(seen, seen.hand)  # the numbers of the hand, kept until the exchange
+            chosen = (
+                f"{self.paint.bold(f'[{order.index(c) + 1}]')} {self.paint.card(c)}" for c in seen.passed
+            )
+            lines.append(f"  Chosen to pass: {'  '.join(chosen)}")
         elif seen.passed or seen.received:
             offset = rules.pass_offset(seen.direction)
             to, source = self.label((self.seat + offset) % self.n), self.label((self.seat - offset) % self.n)
@@ -212,8 +224,7 @@ class HeartsGame(Game[Seen], family="hearts"):
         infos = self.env.infos
         info = [infos[f"player_{s}"] for s in range(self.n)]
         seen = self.seen()
-        lines = ["", self.paint(RULE, "36"), self.paint.bold(f" Deal {seen.deal_index + 1} is over"),
-                 self.paint(RULE, "36")]  # fmt: skip
+        lines = ["", *self.headline(f"Deal {seen.deal_index + 1} is over")]
         if self.last:
             lines.append(f"  Last trick:  {self.last_text()}")
         if self.decisions:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 import agents
-from hearts_cli.play.game import RULE, Game, InputError, by_seat, counted_cards
+from hearts_cli.play.game import Game, InputError, by_seat, counted_cards
 from hearts_env import card_symbol
 from hearts_env.cards import cards_of
 from hearts_env.rules import SMEAR_CATEGORIES
@@ -471,8 +471,7 @@ class SmearGame(Game[SmearSeen], family="smear"):
         True if the game is over."""
         info = self.env.infos[f"player_{self.seat}"]
         seen = self.seen()
-        p = self.paint
-        lines = ["", p(RULE, "36"), p.bold(f" Deal {seen.deal_index + 1} is over"), p(RULE, "36")]
+        lines = ["", *self.headline(f"Deal {seen.deal_index + 1} is over")]
         if self.last:
             lines.append(f"  Last trick:  {self.last_text()}")
         if self.decisions:
