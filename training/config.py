@@ -113,8 +113,10 @@ class Args:
     teacher: str | None = None
     """Agent spec the warm start imitates; None: the game family's (``strategy`` for Hearts,
     ``smear`` for Smear)."""
-    eval_every: int = 10_000_000
-    """Decisions between duplicate evaluations (0: only at the end)."""
+    eval_every: int | None = None
+    """Decisions between duplicate evaluations (0: only at the end); left out (None), one at each
+    fifth of the budget (of ``total_decisions``, or of ``minutes``, whichever comes first) and at
+    least every 10M decisions, so that a short run draws a curve of five points."""
     eval_deals: int = 1000
     """Duplicate deals per evaluation and opponent (each replayed in every seating)."""
     eval_opponents: tuple[str, ...] | None = None
@@ -242,6 +244,7 @@ NUMBERS: dict[str, Number] = {
 OPTIONAL = {
     "run_dir": "runs/PRESET-Np",
     "imitation_decisions": "4000000, or a quarter of the budget where that comes first",
+    "eval_every": "each fifth of the budget, at most 10000000 apart",
 }
 """Settings whose None stands for a value chosen once the run's rules and budgets are known, and
 the words ``--help`` shows for that default."""
@@ -262,6 +265,41 @@ RESUMABLE_CHANGES = (
 it learns (``device`` and ``precision`` change the rounding, not the algorithm; a Ray run's
 number of actors does decide it: the checkpoint's ``ray`` entry says how many played, and a
 resume with another number is refused)."""
+
+
+EVAL_EVERY = 10_000_000
+"""The most decisions between two evaluations with :attr:`Args.eval_every` None."""
+EVAL_POINTS = 5
+"""The evaluations (the last at the end) :attr:`Args.eval_every` None spreads over a run's budget."""
+
+
+def evaluation_step(args: Args) -> int:
+    """Decisions from one evaluation to the next by decisions (the first: from 0): ``eval_every``,
+    or with None, a fifth of ``total_decisions`` and at most :data:`EVAL_EVERY`."""
+    if args.eval_every is not None:
+        return args.eval_every
+    if args.total_decisions:
+        return min(EVAL_EVERY, -(-args.total_decisions // EVAL_POINTS))
+    return EVAL_EVERY
+
+
+def evaluation_due(args: Args, decisions: int, next_eval: int, elapsed_s: float, evaluated: int) -> bool:
+    """Whether a run evaluates now, after ``decisions`` decisions and ``elapsed_s`` seconds, its next
+    evaluation by decisions due at ``next_eval`` and ``evaluated`` evaluations done: ``eval_every``
+    0, never before the end; None, also at each fifth of the time budget (:data:`EVAL_POINTS`)."""
+    if args.eval_every is not None:
+        return bool(args.eval_every) and decisions >= next_eval
+    share = elapsed_s / (60 * args.minutes)
+    return decisions >= next_eval or share >= (evaluated + 1) / EVAL_POINTS
+
+
+def next_evaluation(args: Args, decisions: int, next_eval: int) -> int:
+    """The decision count the next evaluation by decisions is due at, once one is made after
+    ``decisions`` decisions (it was due at ``next_eval``): ``eval_every`` keeps its steps from 0,
+    None counts its step from this one."""
+    if args.eval_every is not None:
+        return next_eval + args.eval_every
+    return decisions + evaluation_step(args)
 
 
 FAMILY_SETTINGS = ("opponents", "eval_opponents", "teacher")

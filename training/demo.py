@@ -4,10 +4,13 @@
 policy for a few minutes (:mod:`training.ppo`: imitation of ``strategy`` for the first quarter,
 then PPO; its learning curve in ``run_dir``), then plays a duplicate tournament of {the fresh
 policy, the shipped one, ``strategy``, ``random``} and prints the table; the results, a CSV and a
-chart are written beside it (``tournament.*``). A previous demo in ``run_dir`` is replaced: its
-files alone (the run's, :data:`training.run_folder.RUN_FILES`, and ``tournament.*``), never
-anything else in the folder; the demo holds the folder (:class:`hearts_env.files.OutputLock`)
-from start to end, so a second demo in it is refused at once.
+chart are written beside it (``tournament.*``). It ends by naming every file it wrote and
+printing the commands that evaluate the fresh policy and continue its training.
+
+An earlier demo in ``run_dir`` is kept, never written over: whatever the folder holds is moved to
+the first free ``run_dir-1``, ``run_dir-2``, … (:func:`keep_earlier`), and one line says where.
+The demo holds the folder (:class:`hearts_env.files.OutputLock`) from start to end, so a second
+demo in it is refused at once.
 
 The training's evaluations and the tournament's pairs measure the same thing (a − b: mean points
 a deal over duplicate deals) at different tables: an evaluation seats the policy with copies of
@@ -47,7 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--deals", type=positive_int, default=2000, help="duplicate deals in the tournament (default: 2000)"
     )
-    parser.add_argument("--run-dir", type=Path, default=Path("runs/demo"), help="output folder (replaced)")
+    parser.add_argument(
+        "--run-dir", type=Path, default=Path("runs/demo"),
+        help="output folder; an earlier demo's files there move to RUN_DIR-1, -2, … (default: runs/demo)",
+    )  # fmt: skip
     parser.add_argument("--seed", type=non_negative_int, default=0)
     add_debug(parser)
     return run_command(parser, argv, _demo)
@@ -56,19 +62,37 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _demo(options: argparse.Namespace) -> int:
     run = options.run_dir
     with OutputLock(run, "the demo folder", folder=True) as lock:
-        for name in TOURNAMENT_FILES:  # the last demo's; the run's own go with --overwrite
-            (run / name).unlink(missing_ok=True)
-        args = Args(
-            preset="hearts", num_players=4, minutes=options.minutes, run_dir=str(run), seed=options.seed,
-            eval_every=2_000_000, overwrite=True,
-        )  # fmt: skip
+        kept = keep_earlier(run, lock.lock_path)
+        if kept is not None:
+            print(f"the earlier demo in {run} is kept: moved to {kept}")
+        args = Args(  # evaluations at each fifth of the budget: a learning curve of five points
+            preset="hearts", num_players=4, minutes=options.minutes, run_dir=str(run), seed=options.seed
+        )
         return _train_and_play(options, run, train(args, lock=lock))
 
 
-TOURNAMENT_FILES = (
-    "tournament.json", "tournament.csv", "tournament_pairs.csv", "tournament.png",
-)  # fmt: skip
-"""The demo's own files beside the run's."""
+def keep_earlier(run: Path, lock_path: Path) -> Path | None:
+    """Move what the folder ``run`` holds (an earlier demo; all but the lock file ``lock_path``,
+    held by the caller) into the first of ``run-1``, ``run-2``, … that does not exist; returns
+    that folder, or None where ``run`` held nothing."""
+    held = sorted(entry for entry in run.iterdir() if entry != lock_path)
+    if not held:
+        return None
+    number = 1
+    while run.with_name(f"{run.name}-{number}").exists():
+        number += 1
+    kept = run.with_name(f"{run.name}-{number}")
+    kept.mkdir()
+    for entry in held:
+        entry.rename(kept / entry.name)
+    return kept
+
+
+TOURNAMENT_FILES = {
+    "tournament": "tournament.json", "its table": "tournament.csv", "its pairs": "tournament_pairs.csv",
+    "its chart": "tournament.png",
+}  # fmt: skip
+"""The demo's own files beside the run's, by what they hold."""
 
 
 def _train_and_play(options: argparse.Namespace, run: Path, summary: dict) -> int:
@@ -102,7 +126,18 @@ def _train_and_play(options: argparse.Namespace, run: Path, summary: dict) -> in
     print(format_report(report))
     write_csv(report, run / "tournament.csv")
     write_png(report, run / "tournament.png")
-    print(f"\nwritten: {run}/learning_curve.png, {run}/tournament.png, {run}/tournament.csv, {run}/train.csv")
+    files = {**summary["files"], **{what: str(run / name) for what, name in TOURNAMENT_FILES.items()}}
+    written = {what: path for what, path in files.items() if Path(path).exists()}
+    width = max(map(len, written))
+    print("\nwritten:")
+    for what, path in written.items():
+        print(f"  {what:<{width}}  {path}")
+    if summary.get("evaluate_command"):
+        print("evaluate the fresh policy (its last evaluation again; more --deals narrow its interval):")
+        print(f"  {summary['evaluate_command']}")
+    if summary.get("resume_command"):
+        print("continue its training (the budget counts the whole run, these minutes included):")
+        print(f"  {summary['resume_command']}")
     return 0
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -201,9 +202,10 @@ class Logs:
     EVAL = ["iteration", "decisions", "elapsed_s", "opponent", "deals", "ppo_points", "opponent_points",
             "diff", "ci95", "illegal"]  # fmt: skip
 
-    def __init__(self, run: Path, args: Args, iteration: int, decisions: int) -> None:
+    def __init__(self, run: Path, args: Args, iteration: int, decisions: int, elapsed_s: float = 0.0) -> None:
         self.run = run
         self.args = args
+        self.start = (decisions, elapsed_s)  # this segment's: its rate measures what the time left allows
         kept = iteration if args.resume else None
         self.losses = CsvLog(run / "train.csv", self.TRAIN, kept)
         self.evaluations = CsvLog(run / "eval.csv", self.EVAL, kept)
@@ -227,6 +229,28 @@ class Logs:
     def phase(self, phase: str) -> None:
         """Name the progress bar after the phase the run is in."""
         self.bar.set_description(self.phase_label(phase), refresh=False)
+
+    def advance(self, decisions: int, elapsed_s: float, reserve_s: float = 0.0) -> None:
+        """Move the bar on by an iteration's ``decisions``, ``elapsed_s`` seconds into the run, its
+        total set to where the budgets end it: ``total_decisions``, or sooner, the decisions the
+        time left (``minutes``, less ``reserve_s`` kept for the final evaluation) holds at this
+        segment's rate, in whole iterations; the bar's ETA is then the time left to train."""
+        done = self.bar.n + decisions
+        total = self.args.total_decisions or math.inf
+        seconds = elapsed_s - self.start[1]
+        if math.isfinite(self.args.minutes) and seconds > 0:
+            rate = (done - self.start[0]) / seconds
+            left_s = max(0.0, 60 * self.args.minutes - reserve_s - elapsed_s)
+            total = min(total, done + math.ceil(rate * left_s / decisions) * decisions)
+        if math.isfinite(total):
+            self.bar.total = max(total, done)
+        self.bar.update(decisions)
+
+    def final_evaluation(self, estimate_s: float) -> None:
+        """Say on the bar that the final evaluation runs, and about how long it takes (``estimate_s``:
+        the last evaluation's seconds; 0: none measured yet)."""
+        about = f", about {estimate_s:.0f} s" if estimate_s else ""
+        self.bar.set_description(f"{self.args.preset} {self.args.num_players}p final evaluation{about}")
 
     def train(self, row: dict[str, Any]) -> None:
         """One iteration's losses."""

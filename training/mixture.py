@@ -30,7 +30,8 @@ read with ``weights_only=True``; every ``checkpoint_every`` iterations and at th
 it in any configuration of the family), ``train.csv`` (one row per iteration, with the
 configurations played) and ``eval.csv`` (duplicate evaluations of the greedy policy alone against
 the family's heuristic in each ``--eval-presets`` preset at its default player count, every
-``eval_every`` decisions and at the end; the same tournament as ``hearts-env tournament``), and
+``eval_every`` decisions (left out: at each fifth of the budget) and at the end; the same
+tournament as ``hearts-env tournament``), and
 ``learning_curve.png`` drawn from it at each evaluation (a line a preset, their mean, how many
 are beaten).
 
@@ -81,7 +82,17 @@ from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
 from hearts_env.rules import Rules
 from hearts_env.table import Table
 from hearts_env.universal import universal_view, vocabulary
-from training.config import Args, add_arguments, args_from, family_setting, imitating, resolve_family
+from training.config import (
+    Args,
+    add_arguments,
+    args_from,
+    evaluation_due,
+    evaluation_step,
+    family_setting,
+    imitating,
+    next_evaluation,
+    resolve_family,
+)
 from training.device import inference_copy, pick_device, resolve_precision
 from training.evaluate import evaluate
 from training.logs import CsvLog, plot_mixture_curve
@@ -277,7 +288,7 @@ def _train_mixture(
         "imitation": 0,
         "samples": 0,
         "elapsed_s": 0.0,
-        "next_eval": args.eval_every,
+        "next_eval": evaluation_step(args),
         "evals": [],
     }
     settings = {**{k: v for k, v in dataclasses.asdict(args).items() if k not in _BUDGETS}, **_plain(mix)}
@@ -534,8 +545,11 @@ def _train_mixture(
                 pool = (pool + [{k: v.detach().clone() for k, v in net.state_dict().items()}])[
                     -args.pool_size :
                 ]
-            if args.eval_every and progress["decisions"] >= progress["next_eval"]:
-                progress["next_eval"] += args.eval_every
+            evaluated = len({e["iteration"] for e in progress["evals"]})
+            if evaluation_due(
+                args, progress["decisions"], progress["next_eval"], progress["elapsed_s"], evaluated
+            ):
+                progress["next_eval"] = next_evaluation(args, progress["decisions"], progress["next_eval"])
                 run_evaluation()
             if progress["iteration"] % args.checkpoint_every == 0:
                 save_checkpoint()

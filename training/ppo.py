@@ -85,7 +85,6 @@ import argparse
 import copy
 import dataclasses
 import math
-import re
 import signal
 import sys
 import threading
@@ -127,8 +126,11 @@ from training.config import (
     add_arguments,
     args_from,
     default_run_dir,
+    evaluation_due,
+    evaluation_step,
     family_setting,
     imitating,
+    next_evaluation,
     resolve_family,
     to_argv,
 )
@@ -137,7 +139,7 @@ from training.evaluate import evaluate
 from training.logs import Logs, curve_title, plot_learning_curve
 from training.rollout import LEARNER, League, Rollout, collect, make_teacher, reward_scale
 from training.run_folder import interrupted_text, open_run, prepare_run, save_torch
-from training.summary import resume_command, summary_text, tournament_command
+from training.summary import evaluation_json, resume_command, summary_text, tournament_command
 
 __all__ = [  # this file's names, and those of the parts that were defined here before the split
     "CHECKPOINT_KEYS", "CHECKPOINT_VERSION", "LEARNER", "PACKED_DTYPES", "PROGRESS_NUMBERS",
@@ -362,7 +364,7 @@ def _train_in(
     league = League(rules, args, rng, device, dtype=dtype)
     league.seat(np.arange(args.num_games))
     progress: dict[str, Any] = {"iteration": 0, "decisions": 0, "imitation": 0, "samples": 0,
-                                "elapsed_s": 0.0, "train_s": 0.0, "next_eval": args.eval_every,
+                                "elapsed_s": 0.0, "train_s": 0.0, "next_eval": evaluation_step(args),
                                 "evals": []}  # fmt: skip
     checkpoint_path, policy_path = run / "checkpoint.pt", run / "policy.pt"
     curve_path = run / "learning_curve.png"
@@ -384,7 +386,7 @@ def _train_in(
         progress = restore_checkpoint(saved, checkpoint_path, net, optimizer, rng, device, table, league)
     if rollouts is not None:  # the actors start (or resume) their games
         rollouts.start(args, net, league, saved.get("ray"), checkpoint_path)
-    logs = Logs(run, args, progress["iteration"], progress["decisions"])
+    logs = Logs(run, args, progress["iteration"], progress["decisions"], progress["elapsed_s"])
 
     teacher_name, teacher = make_teacher(rules, args)
     buf = None  # with Ray, each rollout arrives in a buffer of its own
@@ -409,6 +411,7 @@ def _train_in(
             trained_info, decisions=progress["decisions"], minutes=round(progress["elapsed_s"] / 60, 2)
         )
         save_torch(policy_file(net, rules, info), policy_path)
+        policy_at["decisions"] = progress["decisions"]
 
     def save_checkpoint() -> None:
         content = checkpoint_content(net, rules, trained_info, optimizer, args, rng, device, table, league,
@@ -422,8 +425,10 @@ def _train_in(
         save_policy()
 
     def run_evaluation() -> None:
+        started = time.perf_counter()
         save_policy()
         results = evaluate(policy_path, rules, args)
+        reserve["s"] = time.perf_counter() - started
         for r in results:
             r.update(iteration=progress["iteration"], decisions=progress["decisions"],
                      elapsed_s=round(progress["elapsed_s"], 1))  # fmt: skip
@@ -446,7 +451,10 @@ def _train_in(
     def budget_left() -> bool:
         if args.total_decisions and progress["decisions"] >= args.total_decisions:
             return False
-        return progress["elapsed_s"] < 60 * args.minutes
+        return progress["elapsed_s"] + reserve["s"] < 60 * args.minutes
+
+    def evaluations() -> int:
+        return len({e["iteration"] for e in progress["evals"]})
 
     if args.imitation_decisions is not None and args.total_decisions:
         if progress["decisions"] < args.imitation_decisions >= args.total_decisions:
@@ -460,6 +468,8 @@ def _train_in(
         collect(table, league, actor, out, rng, device, scale, None, dtype, generator=ahead.generator)
 
     saved_at = {"iteration": progress["iteration"], "decisions": progress["decisions"]}
+    policy_at = {"decisions": progress["decisions"]}  # what policy.pt holds, once written
+    reserve = {"s": 0.0}  # the last evaluation's seconds: the final one's, kept inside --minutes
     stopped, reached, stop = "interrupted (Ctrl-C)", False, None
     segment: list[tuple[int, float]] = []  # this segment's imitation iterations: (decisions, seconds)
     clock = time.perf_counter()
@@ -503,20 +513,23 @@ def _train_in(
                 "phase": "imitation" if imitation else "ppo", **stats,
             })  # fmt: skip
             logs.phase("imitation" if imitation else "ppo")
-            logs.bar.update(decisions)
+            logs.advance(decisions, progress["elapsed_s"], reserve["s"])
             if imitation:
                 segment.append((decisions, seconds))
                 if len(segment) == 2:  # the first iteration warms up: the second gives the rate
                     warn_imitation_too_long(args, progress, decisions / seconds, logs)
             if not imitation and args.pool_every and progress["iteration"] % args.pool_every == 0:
                 league.snapshot(net)
-            evaluated = bool(args.eval_every) and progress["decisions"] >= progress["next_eval"]
+            evaluated = evaluation_due(
+                args, progress["decisions"], progress["next_eval"], progress["elapsed_s"], evaluations()
+            )
             if evaluated:
-                progress["next_eval"] += args.eval_every
+                progress["next_eval"] = next_evaluation(args, progress["decisions"], progress["next_eval"])
                 run_evaluation()
             clock = tick(clock)
             finished = not budget_left()
             if finished and not evaluated:
+                logs.final_evaluation(reserve["s"])
                 run_evaluation()
             if finished or progress["iteration"] % args.checkpoint_every == 0:
                 clock = tick(clock)
@@ -546,9 +559,9 @@ def _train_in(
         "policy": str(policy_path), "checkpoint": str(checkpoint_path),
     }  # fmt: skip
     if policy_path.exists() and last and "seats" in last[0]:
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", last[0]["opponent"])  # beside it: its CSV and chart
+        json_path = evaluation_json(run, last[0]["opponent"], policy_at["decisions"])
         summary["evaluate_command"] = tournament_command(
-            args.preset, rules.num_players, args.options, last[0], str(run / f"policy-vs-{name}.json")
+            args.preset, rules.num_players, args.options, last[0], str(json_path)
         )
     if checkpoint_path.exists():
         summary["resume_command"] = resume_command(flags, "total_decisions" if reached else "minutes")

@@ -1,6 +1,7 @@
 """What a run says when it ends: the closing summary (:func:`summary_text`), the words of one
 evaluation (:func:`evaluation_text`) and the ``hearts-env`` commands that evaluate the policy
-(:func:`tournament_command`) and continue the run (:func:`resume_command`).
+(:func:`tournament_command`, into a fresh file: :func:`evaluation_json`) and continue the run
+(:func:`resume_command`).
 
 An evaluation is a duplicate tournament (:mod:`evaluation.duplicate`) of the policy against
 copies of one opponent, and its number is that tournament's pair difference: the policy's mean
@@ -12,9 +13,11 @@ for the policy the evaluation saw.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections import Counter
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 POLICY = "policy"
@@ -52,6 +55,20 @@ def tournament_command(
     argv += ["--agents", ",".join(result["seats"]), "--deals", str(result["deals"])]
     argv += ["--tables", str(result["tables"]), "--seed", str(result["seed"]), "--json", json_path]
     return shlex.join(argv)
+
+
+def evaluation_json(run: Path, opponent: str, decisions: int) -> Path:
+    """A results file in the folder ``run`` for :func:`tournament_command`'s tournament of the policy
+    after ``decisions`` decisions against ``opponent``, e.g. ``policy-3072-vs-strategy.json``: named
+    after the policy it plays, so an evaluation after a resume never meets a file played with
+    earlier weights (which the tournament would refuse), and numbered (``-2``, ``-3``, …) past a
+    file already there (a run started anew in the folder)."""
+    stem = f"policy-{decisions}-vs-" + re.sub(r"[^A-Za-z0-9_.-]+", "_", opponent)
+    path, number = run / f"{stem}.json", 1
+    while path.exists():
+        number += 1
+        path = run / f"{stem}-{number}.json"
+    return path
 
 
 def resume_command(flags: list[str], budget: str) -> str:
