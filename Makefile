@@ -30,7 +30,10 @@ test: $(STAMP)
 	$(PY) -m pytest -n $(TEST_WORKERS) --durations=15
 
 # The main job: a few minutes of PPO self-play on standard Hearts, then a duplicate tournament
-# of the fresh agent, the shipped one, strategy and random (table printed, plots in runs/demo).
+# of the fresh agent, the shipped one, strategy and random: the table printed, every file it wrote
+# in runs/demo named, and the commands that evaluate the fresh agent and continue its training.
+# An earlier runs/demo is kept (moved to runs/demo-1, -2, …). Without a GPU, the CPU torch wheel
+# is much smaller: `make run TORCH_INDEX=https://download.pytorch.org/whl/cpu`.
 run: $(STAMP)
 	$(PY) -m training.demo
 

@@ -41,12 +41,15 @@ mid-deal, the league; written atomically every ``checkpoint_every`` iterations a
 tensors and plain values only, read with ``weights_only=True``, see :func:`checkpoint_content`),
 ``policy.pt`` (the policy alone, for ``agents.make("ppo", checkpoint=...)``), ``train.csv``
 (losses per iteration), ``eval.csv`` and ``learning_curve.png`` (duplicate evaluation against
-``eval_opponents`` every ``eval_every`` decisions, through :mod:`evaluation.duplicate`), and
-``tb/`` (TensorBoard), and ``summary.json`` (what the run did). A progress bar shows decisions/s
-and the latest evaluation. ``run_dir`` defaults to ``runs/PRESET-Np``. Every file but ``tb/`` is
-written whole and atomically; a folder that holds a run's files is never written over by a new
-run (``--resume`` continues it, ``--overwrite`` removes them first), and one run at a time holds
-it (:mod:`training.run_folder`).
+``eval_opponents`` every ``eval_every`` decisions, by default at each fifth of the budget,
+through :mod:`evaluation.duplicate`), and ``tb/`` (TensorBoard), and ``summary.json`` (what the
+run did). A progress bar shows decisions/s, the decisions the budgets allow (the time budget's at
+the measured rate) with the time left, and the latest evaluation. The final evaluation counts
+inside ``minutes``: the run stops training early enough for one as long as the last.
+``run_dir`` defaults to ``runs/PRESET-Np``. Every file but ``tb/`` is written whole and
+atomically; a folder that holds a run's files is never written over by a new run (``--resume``
+continues it, ``--overwrite`` removes them first), and one run at a time holds it
+(:mod:`training.run_folder`).
 
 When its time or decision budget is spent, a run prints a summary
 (:func:`training.summary.summary_text`): the decisions of each phase, the rate, the last
