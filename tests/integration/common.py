@@ -90,10 +90,11 @@ def check_rules(run: Command) -> None:
 
 
 def check_play(run: Command) -> None:
-    """``hearts-env play`` against ``strategy``: three cards passed and a few played (each the first
-    numbered card), a ``²`` re-prompted, then ``q``."""
+    """``hearts-env play`` against ``strategy``: three cards passed (numbers 1, 2, 3: a card keeps
+    its number while passing) and a few played (each the first numbered card), a ``²``
+    re-prompted, then ``q``."""
     result = run("play", "--preset", "hearts", "--opponents", "strategy", "--seed", "1",
-                 stdin="²\n" + "1\n" * 8 + "q\n")  # fmt: skip
+                 stdin="²\n1\n2\n3\n" + "1\n" * 5 + "q\n")  # fmt: skip
     assert result.returncode == 0, (result.stdout[-2000:], result.stderr[-2000:])
     assert result.stdout.count("Pass card") >= 3 and "Your card" in result.stdout
     assert "'²' is not a card" in result.stdout and "Traceback" not in result.stderr
