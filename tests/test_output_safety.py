@@ -253,9 +253,12 @@ def test_play_seats_an_agent_that_only_has_act(agent_file):
     from hearts_cli.play import Game
 
     shown: list[str] = []
-    game = Game(
-        "hearts", 0, [f"{agent_file}:Duck"], None, {}, 1, 1, False, read=lambda _: "1", write=shown.append
-    )
+    answers = iter(["1", "2", "3"])  # the three cards passed (each keeps its number), then card 1
+
+    def read(_: str) -> str:
+        return next(answers, "1")
+
+    game = Game("hearts", 0, [f"{agent_file}:Duck"], None, {}, 1, 1, False, read=read, write=shown.append)
     assert game.run() == 0
     assert "Thanks for playing." in shown[-1]
 
