@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,7 +77,7 @@ from agents import labels as agent_labels
 from agents.base import random_legal
 from agents.specs import absolute as _absolute
 from evaluation.flags import build_agent, non_negative_int, positive_int, signals_held
-from evaluation.progress import bar_text, progress_bar, short_name
+from evaluation.progress import DealCount, bar_text, progress_bar, short_name
 from evaluation.provenance import run_record
 from evaluation.record import RecordShape, empty_record, load_record, save_record
 from evaluation.report import (
@@ -196,7 +196,9 @@ class TournamentConfig:
 class Tournament:
     """Runs a :class:`TournamentConfig`, saving to ``json_path`` after each round if given.
     ``labels``: names of agent specs in the report, the table, the CSV, the chart and the progress
-    bar, over the specs' own (``label=``, else :func:`agents.labels`'s short default)."""
+    bar, over the specs' own (``label=``, else :func:`agents.labels`'s short default). ``hint``:
+    how to shorten a slow run, ending the line that announces its estimate (the command's flags,
+    e.g. ``--deals or --minutes to shorten``)."""
 
     def __init__(
         self,
@@ -205,12 +207,14 @@ class Tournament:
         progress: bool = True,
         labels: Mapping[str, str] | None = None,
         command: str | None = None,
+        hint: str = "",
     ) -> None:
         self.config = config.validate()
         self.json_path = Path(json_path) if json_path else None
         self.progress = progress
         self.labels = {_absolute(spec): label for spec, label in (labels or {}).items()}
         self.command = command
+        self.hint = hint
         self.runs: list[dict[str, Any]] = []
         """Provenance of every run that wrote the record (:mod:`evaluation.provenance`)."""
         self.rules = config.rules()
@@ -297,7 +301,11 @@ class Tournament:
 
     # ------------------------------------------------------------------ playing
     def run(
-        self, max_rounds: int | None = None, time_limit_s: float | None = None, pool: Any = None
+        self,
+        max_rounds: int | None = None,
+        time_limit_s: float | None = None,
+        pool: Any = None,
+        bar: Any = None,
     ) -> dict[str, Any]:
         """Play the remaining rounds and return the report (see :meth:`report`).
 
@@ -306,46 +314,74 @@ class Tournament:
         the rounds are played (None: here), an object whose ``rounds(tournament, ks)`` yields
         :meth:`RoundPlayer.play`'s results of the rounds ``ks`` in order, such as
         :class:`evaluation.ray_pool.RayPool`; they are scored here, so the report is the same.
+        ``bar``: a progress bar to count this run's deals on, left open (a leaderboard's, over
+        its cells); None: the tournament's own (:attr:`progress`), counted from the deals saved.
+
+        The bar counts deals within a round too, with their rate and the time left
+        (:class:`evaluation.progress.DealCount`), and a run estimated to take more than a minute
+        says so in one line before it goes on (with :attr:`progress`).
         """
         rounds = self.config.rounds
         done = self.record["rounds_done"]
         if max_rounds is not None:
             rounds = min(rounds, done + max_rounds)
         todo = range(done, rounds)
-        results = pool.rounds(self, todo) if pool is not None else self._local_rounds(todo)
+        count = DealCount(
+            self.tables, self._deal_steps(), len(todo) * self.tables, self.config.rounds * self.tables,
+            self.agent_labels, announce=self.progress, hint=self.hint, limit_s=time_limit_s,
+        )  # fmt: skip
+        results = pool.rounds(self, todo) if pool is not None else self._local_rounds(todo, count)
         if len(todo):
             self.runs.append(run_record(self.command))
         began = time.perf_counter()
-        bar = progress_bar(
-            total=self.config.rounds * self.tables, initial=done * self.tables, unit="deal",
-            disable=not self.progress, desc=self._bar_text(),
-        )  # fmt: skip
+        own = bar is None
+        if own:
+            bar = progress_bar(
+                total=self.config.rounds * self.tables, initial=done * self.tables, unit="deal",
+                disable=not self.progress, desc=self._bar_text(),
+            )  # fmt: skip
+        else:
+            bar.update(done * self.tables)
+        count.start(bar)
         try:
             for k in todo:
                 if time_limit_s is not None and time.perf_counter() - began > time_limit_s:
                     break
                 start = time.perf_counter()
-                self._score_round(next(results))
+                info = next(results)
+                self._score_round(info)
                 self.record["rounds_done"] = k + 1
                 self.record["elapsed_s"] += time.perf_counter() - start
                 self._save()
-                bar.update(self.tables)
+                count.round_done(info.get("steps"), info["decisions"], info["act_s"])
         finally:
             results.close()
-            bar.close()
+            if own:
+                bar.close()
         return self.report()
+
+    def _deal_steps(self) -> int:
+        """The steps a deal is expected to take before one has been played: the cards dealt (each
+        is played once; passes, bids and draws make a deal longer, so the bar waits at the round's
+        end rather than running ahead)."""
+        hands, _ = self.table.shuffled_hands(np.random.default_rng(0), 1)
+        return sum(int(word).bit_count() for word in hands.ravel())
 
     def _bar_text(self) -> str:
         """``hearts: ppo (fresh) v strategy v random (points, lower is better)``."""
         labels = dict(zip(self.names, self.agent_labels))
         return bar_text(self.config.preset, self.names, labels, family(self.rules).better)
 
-    def _local_rounds(self, todo: range) -> Iterator[dict[str, np.ndarray]]:
-        """The rounds ``todo`` played in this process, on :attr:`table` (every table). The agents
-        are built now, not at the first round: one that cannot be built stops the run before it
-        plays or writes anything."""
+    def _local_rounds(self, todo: range, count: DealCount) -> Iterator[dict[str, np.ndarray]]:
+        """The rounds ``todo`` played in this process, on :attr:`table` (every table), telling
+        ``count`` each step. The agents are built now, not at the first round: one that cannot be
+        built stops the run before it plays or writes anything."""
         player = RoundPlayer(self, range(self.tables), table=self.table) if len(todo) else None
-        return (player.play(k, self.record["table_state"] if k > 0 else None) for k in todo if player)
+        return (
+            player.play(k, self.record["table_state"] if k > 0 else None, on_step=count.step)
+            for k in todo
+            if player
+        )
 
     def _score_round(self, info: dict[str, np.ndarray]) -> None:
         """Add one round's results (:meth:`RoundPlayer.play`, every table) to the record."""
@@ -509,11 +545,18 @@ class RoundPlayer:
             if lo < hi:
                 self.streams.append((s, slice((lo - tables.start) * r, (hi - tables.start) * r)))
 
-    def play(self, k: int, state: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
+    def play(
+        self,
+        k: int,
+        state: dict[str, Any] | None = None,
+        on_step: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
+    ) -> dict[str, np.ndarray]:
         """Play round ``k`` (each table's next deal, in every seating) to its end; ``state``: the
         record's ``table_state`` (every table) to restore first (a resume). Returns the per-row
         arrays of :meth:`Table.game_info` with ``deal_index`` (and, Partnership C,
-        ``slam_bidder`` / ``slam_partner``, -1 for none), and ``illegal``: per agent."""
+        ``slam_bidder`` / ``slam_partner``, -1 for none), ``illegal``, ``decisions`` and
+        ``act_s``: per agent, and ``steps``: the steps the round took. ``on_step(steps,
+        decisions, act_s)`` is called after each step (the progress bar within a round)."""
         t, cfg, table = self.tournament, self.tournament.config, self.table
         p, n = t.rules.num_players, len(self.rows)
         local, mine_tables = np.arange(n), slice(self.tables.start, self.tables.stop)
@@ -543,6 +586,7 @@ class RoundPlayer:
         illegal = np.zeros(len(t.names), np.int64)
         decisions, act_s = np.zeros(len(t.names), np.int64), np.zeros(len(t.names))
         over = np.zeros(n, bool)  # games whose deal has ended (they wait for the rest)
+        steps = 0
         while not over.all():
             obs, mask, seat = table.observe(), table.action_mask(), table.current_player.copy()
             who = np.where(over, -1, self.row_agents[local, seat])
@@ -565,12 +609,16 @@ class RoundPlayer:
                     np.add.at(illegal, who[bad], 1)
                     actions[bad] = random_legal(mask[bad], rng)
             over |= table.step(actions).deal_ended
+            steps += 1
+            if on_step is not None:
+                on_step(steps, decisions, act_s)
         info = table.game_info(local)
         info["deal_index"] = np.array(table.deal_index)
         if t.slam:
             info.update(self._slam_pairs())
         info["illegal"] = illegal
         info["decisions"], info["act_s"] = decisions, act_s
+        info["steps"] = np.array(steps)
         return info
 
     def _slam_pairs(self) -> dict[str, np.ndarray]:
@@ -594,16 +642,21 @@ class RoundPlayer:
 
 _SUMMED = ("illegal", "decisions", "act_s")
 """The per-agent entries of a round's results (summed over tables), not per-row arrays."""
+_LONGEST = ("steps",)
+"""The entries of a round's results that hold for the whole round: the longest part's."""
 
 
 def merge_rounds(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """One round's results of every table from :meth:`RoundPlayer.play`'s results of
-    consecutive tables, in table order: rows concatenated, ``illegal`` summed."""
-    return {
-        key: (
-            np.sum([part[key] for part in parts], axis=0)
-            if key in _SUMMED
-            else np.concatenate([part[key] for part in parts])
-        )
-        for key in parts[0]
-    }
+    consecutive tables, in table order: rows concatenated, the per-agent counts summed, the
+    round's steps the most any part took."""
+    merged: dict[str, np.ndarray] = {}
+    for key in parts[0]:
+        values = [part[key] for part in parts]
+        if key in _SUMMED:
+            merged[key] = np.sum(values, axis=0)
+        elif key in _LONGEST:
+            merged[key] = np.max(values)
+        else:
+            merged[key] = np.concatenate(values)
+    return merged

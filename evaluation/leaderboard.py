@@ -139,9 +139,18 @@ def _file_name(cell: Cell) -> str:
 
 
 def play_cell(
-    cell: Cell, deals: int, tables: int, seed: int, directory: Path, pool: Any = None, streams: int = 1
+    cell: Cell,
+    deals: int,
+    tables: int,
+    seed: int,
+    directory: Path,
+    pool: Any = None,
+    streams: int = 1,
+    bar: Any = None,
 ) -> dict[str, Any]:
-    """Play (or read back) one cell's tournament; its summary for the leaderboard JSON."""
+    """Play (or read back) one cell's tournament; its summary for the leaderboard JSON. ``bar``:
+    the leaderboard's progress bar, which counts the cell's deals (those its file already holds at
+    once) and above which a slow cell says what it will take; None: no bar, nothing said."""
     rules = make_rules(cell.preset, num_players=cell.num_players)
     ref = reference(rules)
     seats = [cell.spec if rules.team_of[s] == rules.team_of[0] else ref for s in range(rules.num_players)]
@@ -162,9 +171,10 @@ def play_cell(
     )  # quoted where a spec holds a shell character (a nested spec's ';')
     with OutputLock(path, "the tournament record"):  # two leaderboards sharing --dir: one plays a cell
         tournament = Tournament(
-            config, json_path=path, progress=False, labels={cell.spec: cell.agent}, command=command
-        )
-        report = tournament.run(pool=pool)
+            config, json_path=path, progress=bar is not None, labels={cell.spec: cell.agent},
+            command=command, hint="--deals to shorten",
+        )  # fmt: skip
+        report = tournament.run(pool=pool, bar=bar)
     pair = next(p for p in report["pairs"] if {p["a"], p["b"]} == {cell.agent, ref})
     sign = 1 if pair["a"] == cell.agent else -1
     times = {row["name"]: row.get("ms_per_decision") for row in report.get("move_times", [])}
@@ -235,7 +245,11 @@ def run(
     }
     done = _finished(previous, deals, tables, seed)
     todo = [c for c in cells if c.spec is not None and _key(c) not in done]
-    bar = progress_bar(total=len(todo), unit="cell", disable=not progress, desc="leaderboard")
+    # Counted in deals, within a round too (a cell of a slow agent takes minutes): each cell plays
+    # the deals of its configuration, rounded up to whole rounds of its tables.
+    shape = TournamentConfig(deals=deals, tables=min(tables, deals))
+    per_cell = shape.rounds * shape.table_count
+    bar = progress_bar(total=len(todo) * per_cell, unit="deal", disable=not progress, desc="leaderboard")
     try:
         for cell in cells:
             if cell.spec is None:
@@ -252,9 +266,8 @@ def run(
                 board["cells"].append(done[_key(cell)])
                 continue
             bar.set_description(f"{cell.agent} in {cell.preset}-{cell.num_players}p")
-            played = play_cell(cell, deals, tables, seed, directory, pool, streams)
+            played = play_cell(cell, deals, tables, seed, directory, pool, streams, bar if progress else None)
             board["cells"].append({**played, "commit": board["run"].get("commit")})
-            bar.update(1)
             if save is not None:
                 save(board)
     finally:

@@ -152,7 +152,10 @@ def _tournament(args: argparse.Namespace) -> int:
     command = "hearts-env " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
     # One writer at a time: a second tournament on this --json is refused at once, naming us.
     with OutputLock(args.json, "the tournament record") if args.json else contextlib.nullcontext():
-        tournament = Tournament(config, json_path=args.json, progress=not args.quiet, command=command)
+        tournament = Tournament(
+            config, json_path=args.json, progress=not args.quiet, command=command,
+            hint="--deals or --minutes to shorten",
+        )  # fmt: skip
         try:
             return _play_tournament(args, tournament, time_limit, pool)
         except KeyboardInterrupt as stop:
