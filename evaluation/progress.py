@@ -57,8 +57,9 @@ def bar_text(preset: str, specs: Sequence[str], labels: Mapping[str, str], bette
 SLOW_S = 60.0
 """A run estimated to take longer than this (seconds) says so in one line before it goes on."""
 
-MEASURE_S = 2.0
-"""How long a run measures its agents (or its first round, if that ends sooner) before estimating."""
+MEASURE_S = 15.0
+"""How long a run measures its agents (or its first round, if that ends sooner) before estimating:
+long enough to get past a deal's first steps (passes are cheap, a search agent's tricks are not)."""
 
 
 def duration(seconds: float) -> str:
