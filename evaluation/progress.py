@@ -22,6 +22,9 @@ class _NoBar:
     def write(self, line: str, file: Any = None) -> None:
         print(line, file=file or sys.stderr)
 
+    def set_description(self, text: str) -> None:
+        pass
+
     def close(self) -> None:
         pass
 

@@ -5,6 +5,7 @@ before the long part, what it will take; ``--quiet`` stays silent and the number
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,12 @@ class CountingBar:
         self.lines.append(line)
         if self.stop:
             raise RunStoppedError
+
+    def set_description(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 @pytest.fixture
@@ -186,3 +193,27 @@ def test_the_count_never_passes_the_round_before_it_is_scored() -> None:
     assert bar.n == 10 and count.deal_steps == 8  # the next round expects the steps this one took
     count.step(4, zero, zero)
     assert bar.n == 15
+
+
+def test_the_leaderboard_counts_the_deals_of_its_cells(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from evaluation import leaderboard
+
+    bars: list[tuple[CountingBar, dict[str, Any]]] = []
+
+    def counting_bar(**kwargs: Any) -> CountingBar:
+        bars.append((CountingBar(), kwargs))
+        return bars[-1][0]
+
+    monkeypatch.setattr(leaderboard, "progress_bar", counting_bar)
+    leaderboard.run(["lowest", "random"], ["hearts"], deals=10, tables=4, directory=tmp_path)
+    (bar, kwargs), *_ = bars
+    assert kwargs["unit"] == "deal" and kwargs["total"] == 2 * 12  # 3 rounds of 4 tables a cell
+    assert bar.n == 24 and len(set(bar.counts)) > 6  # per round and within rounds, not per cell
+
+
+def test_without_tqdm_a_leaderboard_plays_without_a_bar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # not installed
+    bar = progress.progress_bar(total=3)
+    bar.set_description("hearts")  # what the leaderboard calls on every cell
+    bar.update(1)
+    bar.close()
