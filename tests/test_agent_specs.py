@@ -204,7 +204,8 @@ def test_the_tournament_command_refuses_a_bad_spec_in_one_line(capsys) -> None:
 
 
 def test_play_seats_your_own_agent(agent_file: Path, monkeypatch, capsys) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 60))
+    # three cards passed (a card keeps its number while passing), then always card 1
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n2\n3\n" + "1\n" * 60))
     argv = ["play", "--opponents", f"{agent_file}:Mine", "--seed", "3", "--deals", "1", "--no-color"]
     assert main(argv) == 0
     text = capsys.readouterr().out
