@@ -442,13 +442,17 @@ class Table:
         ``num_games`` positions or one. Checked first (``ValueError`` naming what is
         inconsistent); a refused position changes nothing. ``check=False`` skips the checks
         of a batch built by code that keeps them (the search agent), and the trick's legality:
-        a sampled world may give a seat cards it could not have held, given how it played)."""
+        a sampled world may give a seat cards it could not have held, given how it played; such a
+        batch is applied as it is, with no copy of the state kept to restore)."""
         unchecked = (
             not check and isinstance(position, self._positions().batch) and len(position) == self.num_games
         )
-        batch = position if unchecked else self._position_batch(position)
+        if unchecked:  # nothing is checked, so nothing is refused late: no snapshot to pay for
+            self._apply_positions(position, check=False)
+            return
+        batch = self._position_batch(position)
         with self._unchanged_if_refused():
-            self._apply_positions(batch, check=not unchecked)
+            self._apply_positions(batch)
 
     def position(self, game: int = 0) -> Any:
         """The position of ``game`` (an int 0..num_games-1) now, as a
