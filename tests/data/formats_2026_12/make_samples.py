@@ -7,7 +7,8 @@ still load (tests/test_saved_formats.py).
     hearts-env train --preset smear_partnership (the same flags) --run-dir run_s
     hearts-env tournament --preset hearts --agents ppo:checkpoint=run_h/policy.pt,strategy,random,strategy \
         --deals 8 --seed 4 --json tournament_hearts.json
-    hearts-env tournament --preset smear_partnership --agents ppo:checkpoint=run_s/policy.pt,smear,smear,random \
+    hearts-env tournament --preset smear_partnership \
+        --agents ppo:checkpoint=run_s/policy.pt,smear,smear,random \
         --deals 8 --seed 4 --json tournament_smear.json
     hearts-env leaderboard --agents random,lowest --presets hearts,smear_widow --deals 4 --tables 4 \
         --json leaderboard.json
