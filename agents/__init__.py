@@ -50,8 +50,8 @@ from agents import specs as agent_specs
 from agents.base import Agent, Observation
 from agents.defaults import FAMILY_DEFAULTS, FamilyDefaults, family_defaults
 from agents.specs import BUILTIN_AGENTS, parse_value
+from hearts_env.core.rules import Rules
 from hearts_env.presets import make_rules
-from hearts_env.rules import Rules
 
 REGISTRY: dict[str, str] = BUILTIN_AGENTS
 """Built-in agent name -> ``module:class``; imported on use, so optional dependencies stay
@@ -94,7 +94,7 @@ def refusal(name: str, rules: Rules) -> str | None:
 
 
 def from_rules(name: str, rules: Rules, **params: Any) -> Agent:
-    """Agent ``name`` for an existing :class:`~hearts_env.rules.Rules`, with its own ``params``.
+    """Agent ``name`` for an existing :class:`~hearts_env.core.rules.Rules`, with its own ``params``.
 
     A parameter the agent does not take, or a value its constructor's annotation does not accept
     (:func:`agents.specs.check_values`), is one

@@ -16,7 +16,7 @@ deal, of the (game, seat) each row belongs to. Stateless agents ignore it; a sta
 it. Without it every row counts as slot 0, which is right for one game at a time.
 
 With the PettingZoo env (one unbatched observation) use :meth:`Agent.act_one`. Every agent
-takes the observation in any format of :mod:`hearts_env.formats` (``obs_format="uint8"`` or
+takes the observation in any format of :mod:`hearts_env.core.formats` (``obs_format="uint8"`` or
 ``"packed"``: ``observation`` plus ``tail``): the base class turns it into the float32 one
 before the agent's own ``act`` sees it.
 
@@ -38,11 +38,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hearts_env.bits import random_legal  # noqa: F401  (agents.base.random_legal, as before)
-from hearts_env.formats import unpack_numpy
+from hearts_env.core.bits import random_legal  # noqa: F401  (agents.base.random_legal, as before)
+from hearts_env.core.formats import unpack_numpy
+from hearts_env.core.rules import GAMES, Rules
 from hearts_env.observation import Layout, layout
 from hearts_env.presets import preset_names
-from hearts_env.rules import GAMES, Rules
 
 Observation = Mapping[str, np.ndarray]
 
@@ -50,7 +50,7 @@ Observation = Mapping[str, np.ndarray]
 class Agent(ABC):
     """A policy for one rules set: the contract every agent, built-in or your own, follows.
 
-    * **Constructor** ``Agent(rules, **params)``: ``rules`` is the :class:`~hearts_env.rules.Rules`
+    * **Constructor** ``Agent(rules, **params)``: ``rules`` is the :class:`~hearts_env.core.rules.Rules`
       it plays; keyword-only parameters with defaults are the agent's own settings (a spec's
       ``key=value``, e.g. ``my_agent.py:MyAgent:depth=3``; ``agents.make`` routes them there).
       A subclass calls ``super().__init__(rules)``, which refuses rules it cannot play and sets
@@ -60,7 +60,7 @@ class Agent(ABC):
       ``"slot"``, see the module docstring); ``rng`` is a ``numpy.random.Generator``. The base
       class checks the batch fits the rules and unpacks compact formats first.
     * The observation is read by piece name: :meth:`view` (``self.view(obs, "hand")``:
-      ``(B, 52)``; the pieces are listed in :mod:`hearts_env.hearts_observation`), the legal actions
+      ``(B, 52)``; the pieces are listed in :mod:`hearts_env.games.hearts.observation`), the legal actions
       from the mask, never from engine state.
     * What it plays: :attr:`games` (game families) and :meth:`supports` (None, or why not).
 

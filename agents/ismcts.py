@@ -37,8 +37,8 @@ from operator import or_
 import numpy as np
 
 from agents.base import Agent, Observation
-from hearts_env.cards import NUM_RANKS, NUM_STANDARD_CARDS, card_name, cards_of
-from hearts_env.rules import PASS_DIRECTIONS, Rules, points_table
+from hearts_env.core.cards import NUM_RANKS, NUM_STANDARD_CARDS, card_name, cards_of
+from hearts_env.core.rules import PASS_DIRECTIONS, Rules, points_table
 
 OPENSPIEL_PASS_ACTION = {"hold": 0, "left": 1, "across": 2, "right": 3}
 """Our pass direction -> OpenSpiel's pass-direction chance action."""

@@ -6,14 +6,14 @@ hidden cards uniformly among those consistent with what its seat has seen
 the voids shown), starts the engine from each world (:func:`hearts_env.worlds.world_positions`),
 plays every legal card in every world, plays the deal out with a rollout player in every seat
 (by default the PPO specialist shipped for the configuration, else the family's heuristic,
-``strategy`` or ``smear``; or a bit-mask player of :mod:`hearts_env.rollouts`) and chooses the
+``strategy`` or ``smear``; or a bit-mask player of :mod:`hearts_env.games.hearts.rollouts`) and chooses the
 card with the best mean reward, the family's (own points, or the team's in partnership games;
 the moon and the variant's scoring are the engine's), keeping the fallback's card unless
 another's gain is clear (``margin``). All worlds × cards of all the games of one call form one
 engine batch.
 
 * ``worlds`` (default 16): worlds per decision;
-* ``rollout`` (default ``"best"``): a player of :mod:`hearts_env.rollouts` (``"random"``,
+* ``rollout`` (default ``"best"``): a player of :mod:`hearts_env.games.hearts.rollouts` (``"random"``,
   ``"lowest"``, ``"ducker"``, ``"fast"``: bit-mask players of the Hearts family, the fastest; in
   Smear ``random`` and ``lowest`` are the agents of those names), or any agent spec, which then
   plays every seat of the rollouts from its observations (``"strategy"``, or a checkpoint as
@@ -50,10 +50,10 @@ tournament with ``pimc`` replays exactly. ``last_ms_per_decision`` and ``decisio
 ``seconds`` record its time.
 
 Covered: every preset and player count, Cancellation Hearts (two decks) and Smear included
-(Smear's worlds: :mod:`hearts_env.smear_worlds`). What the observation does not record (who
+(Smear's worlds: :mod:`hearts_env.games.smear.worlds`). What the observation does not record (who
 took which card, the kitty's taker, the tricks cancelled, which unseen cards Smear's players
 threw away) is filled in consistently but not exactly (see
-:func:`hearts_env.worlds.world_positions`, :func:`hearts_env.smear_worlds.world_positions`).
+:func:`hearts_env.worlds.world_positions`, :func:`hearts_env.games.smear.worlds.world_positions`).
 """
 
 from __future__ import annotations
@@ -69,9 +69,9 @@ import numpy as np
 from agents.base import Agent, Observation
 from agents.defaults import family_defaults
 from agents.shipped import shipped_path
+from hearts_env.core.rules import Rules
 from hearts_env.games import FAMILIES, family
-from hearts_env.rollouts import ROLLOUTS
-from hearts_env.rules import Rules
+from hearts_env.games.hearts.rollouts import ROLLOUTS
 from hearts_env.table import Table
 from hearts_env.worlds import sample_worlds
 
@@ -126,7 +126,7 @@ def resolve_player(rules: Rules, name: str, what: str) -> str:
 
 def _refuse_engine_player(name: str, rules: Rules) -> None:
     """``ValueError`` unless an agent named ``name`` plays ``rules``: the name of a bit-mask
-    player that ``rules``' engine does not play (:attr:`hearts_env.family.Family.rollouts`) rolls
+    player that ``rules``' engine does not play (:attr:`hearts_env.core.family.Family.rollouts`) rolls
     out as that agent, where there is one (``random``, ``lowest``)."""
     from agents import names, refusal  # noqa: PLC0415  (agents imports this module lazily)
 
@@ -359,7 +359,7 @@ class PIMCAgent(Agent):
         """Relative seat -> the action of its bid, for the seats that have bid this deal."""
         rules, slots = self.rules, self.rules.card_slots
         if "bids" in self.layout.slices:  # Smear: one-hot over the bid decisions
-            from hearts_env.smear_observation import bid_decisions  # noqa: PLC0415
+            from hearts_env.games.smear.observation import bid_decisions  # noqa: PLC0415
 
             names = bid_decisions(rules)
             made = self.layout.view(row, "bids")

@@ -12,7 +12,7 @@ samples from the policy, as in training.
 
 The network, :class:`PolicyValueNet`, lives here rather than in ``training/`` so that playing a
 checkpoint needs only torch: a small MLP over the flat observation of
-:mod:`hearts_env.hearts_observation` with a policy head (one logit per card) and a value head.
+:mod:`hearts_env.games.hearts.observation` with a policy head (one logit per card) and a value head.
 Illegal cards get the logit :data:`ILLEGAL_LOGIT`, so their probability is exactly 0.
 
 A **universal** network (trained by :mod:`training.mixture` on every configuration of a game
@@ -47,8 +47,8 @@ import numpy as np
 
 from agents.base import Agent, Observation
 from agents.shipped import network_path, shipped
-from hearts_env.families import FAMILIES, family
-from hearts_env.rules import Rules
+from hearts_env.core.rules import Rules
+from hearts_env.games import FAMILIES, family
 
 try:
     import torch

@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from hearts_env.rules import Rules
+from hearts_env.core.rules import Rules
 
 SHIPPED_DIR = Path(str(resources.files("agents") / "checkpoints"))
 """Where the shipped checkpoints live (with their learning curves): package data of :mod:`agents`

@@ -26,7 +26,7 @@ import numpy as np
 
 from agents.base import Agent, Observation, best_legal, random_legal
 from agents.view import RANK, SUIT, TableView, suit_totals
-from hearts_env.rules import Rules
+from hearts_env.core.rules import Rules
 
 HIGH_RANK = 9
 """Ranks from J up are high cards (naming a suit)."""

@@ -1,7 +1,7 @@
 """``smear``: a heuristic Smear player (docs/smear.md), vectorised over the batch.
 
 It reads the game only through the observation pieces of
-:func:`hearts_env.smear_observation.smear_layout` and the action mask; the rules (the deck, the
+:func:`hearts_env.games.smear.observation.smear_layout` and the action mask; the rules (the deck, the
 trump order, the categories, the deal) are public. Every decision scores each action and takes
 the best legal one (:func:`agents.base.best_legal`).
 
@@ -40,8 +40,8 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Agent, Observation, best_legal
-from hearts_env.rules import SMEAR_CATEGORIES, Rules
-from hearts_env.smear_observation import bid_decisions
+from hearts_env.core.rules import SMEAR_CATEGORIES, Rules
+from hearts_env.games.smear.observation import bid_decisions
 
 OTHER_SUIT = (3, 2, 1, 0)
 """The jick's suit for each trump suit: clubs <-> spades, diamonds <-> hearts."""

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.rules import Rules
+from hearts_env.core.rules import Rules
 from hearts_env.single import AGENT_GROUP
 
 GROUP = AGENT_GROUP

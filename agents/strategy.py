@@ -82,8 +82,8 @@ from agents.view import (
     per_suit,
     suit_totals,
 )
-from hearts_env.cards import NUM_STANDARD_CARDS
-from hearts_env.rules import Rules
+from hearts_env.core.cards import NUM_STANDARD_CARDS
+from hearts_env.core.rules import Rules
 
 HEARTS = 2
 

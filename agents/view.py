@@ -3,7 +3,7 @@
 :class:`TableView` turns the named observation pieces into the facts the heuristic agents
 reason with: the cards still unseen (card counting), the suit led and the card winning the
 trick, the points on the table, who is known void in what. Everything is (B, ...) numpy, one row
-per game; card axes have 52 entries in the index order of :mod:`hearts_env.cards`.
+per game; card axes have 52 entries in the index order of :mod:`hearts_env.core.cards`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from functools import cached_property
 
 import numpy as np
 
-from hearts_env.cards import NUM_RANKS, NUM_STANDARD_CARDS, NUM_SUITS
+from hearts_env.core.cards import NUM_RANKS, NUM_STANDARD_CARDS, NUM_SUITS
+from hearts_env.core.rules import Rules
 from hearts_env.observation import Layout
-from hearts_env.rules import Rules
 
 CARDS = np.arange(NUM_STANDARD_CARDS)
 SUIT = CARDS // NUM_RANKS  # (52,) suit of each card

@@ -25,7 +25,7 @@ import numpy as np
 
 import agents
 from agents.base import Agent, Observation
-from hearts_env.rules import Rules
+from hearts_env.core.rules import Rules
 
 
 def _spec(rules: Rules, name: str) -> str:

@@ -25,7 +25,7 @@ import numpy as np
 
 import hearts_env
 from benchmarks.throughput import report
-from hearts_env.bits import random_bit
+from hearts_env.core.bits import random_bit
 from hearts_env.files import write_json
 from hearts_env.presets import make_rules
 from hearts_env.table import Table

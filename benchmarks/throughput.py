@@ -7,7 +7,7 @@ Everything is measured in one run on the same machine with uniformly random lega
   observation (into one reused array) and int8 action mask (what :func:`hearts_env.vector_env`
   returns).
 * ``vector_env``: the Gymnasium ``VectorEnv`` itself (dict observations, infos) in each
-  observation format (``fmt``: ``float32``, ``uint8``, ``packed``; :mod:`hearts_env.formats`),
+  observation format (``fmt``: ``float32``, ``uint8``, ``packed``; :mod:`hearts_env.core.formats`),
   in this process and with worker processes (``procs`` 2: this process and one worker each
   step half the games; ``--workers 1,2,4,8,16`` on a machine with more cores), with the random
   cards drawn by the caller (``random caller``: ``env.step(actions)``, which checks them) or by
@@ -44,7 +44,7 @@ import numpy as np
 import hearts_env
 from agents.base import random_legal
 from evaluation.provenance import run_record
-from hearts_env.bits import random_bit
+from hearts_env.core.bits import random_bit
 from hearts_env.files import write_json
 from hearts_env.presets import make_rules, preset_names
 from hearts_env.table import Table

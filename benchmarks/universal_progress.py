@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from agents import parse_spec
-from hearts_env.families import family
 from hearts_env.files import write_atomic
+from hearts_env.games import family
 from hearts_env.presets import make_rules
 
 

@@ -24,12 +24,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from hearts_env import Table, cardsets, make_rules
-from hearts_env.bits import SUIT_MASK, U64, ZERO
+from hearts_env import Table, make_rules
+from hearts_env.core import cardsets
+from hearts_env.core.bits import SUIT_MASK, U64, ZERO
+from hearts_env.core.rules import Rules
 from hearts_env.files import write_json
+from hearts_env.games.hearts.stock import remaining
 from hearts_env.presets import PRESETS, preset_names
-from hearts_env.rules import Rules
-from hearts_env.stock import remaining
 from hearts_env.worlds import exact_count, knowledge, sample_worlds
 
 

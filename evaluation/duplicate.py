@@ -92,10 +92,10 @@ from evaluation.report import (
     write_png,
 )
 from evaluation.seating import rotation_offsets, rotations, seating, team_positions
-from hearts_env.families import family
+from hearts_env.core.rules import PASS_DIRECTIONS, Rules
+from hearts_env.games import family
+from hearts_env.games.hearts.stock import stock_order
 from hearts_env.presets import make_rules
-from hearts_env.rules import PASS_DIRECTIONS, Rules
-from hearts_env.stock import stock_order
 from hearts_env.table import Table
 
 __all__ = [

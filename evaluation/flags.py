@@ -34,8 +34,8 @@ from agents import (
     parse_option,
     parse_spec,
 )
+from hearts_env.core.rules import Rules
 from hearts_env.presets import PRESETS
-from hearts_env.rules import Rules
 
 USER_ERRORS = (ValueError, TypeError, OSError)
 """Errors a command reports in one line (exit status 2) unless ``--debug`` is given (and an

@@ -45,10 +45,10 @@ from evaluation.duplicate import Tournament, TournamentConfig
 from evaluation.flags import build_agent, one_line, unbuilt
 from evaluation.progress import progress_bar
 from evaluation.provenance import run_record
-from hearts_env.families import FAMILIES, family
+from hearts_env.core.rules import Rules
 from hearts_env.files import OutputLock, write_atomic, write_json
+from hearts_env.games import FAMILIES, family
 from hearts_env.presets import PRESETS, make_rules
-from hearts_env.rules import Rules
 
 DEFAULT_AGENTS = ("random", "lowest", "ducker", "strategy", "smear", "ismcts", "pimc", "ppo")
 """The rows of a leaderboard when ``--agents`` names none (a universal network is added by spec)."""

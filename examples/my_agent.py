@@ -9,7 +9,7 @@ import numpy as np
 
 from agents import Agent, Observation
 from agents.base import best_legal
-from hearts_env.rules import Rules
+from hearts_env.core.rules import Rules
 
 RANK = np.arange(52) % 13  # card index = 13 * suit + rank: rank 0 is the two, 12 the ace
 

@@ -33,7 +33,7 @@ from stable_baselines3.common.env_util import make_vec_env
 
 import agents
 import hearts_env
-from hearts_env.families import family
+from hearts_env.games import family
 
 
 def make_env(preset: str = "hearts", opponents: str = "random") -> gymnasium.Env:

@@ -16,13 +16,13 @@ single-agent ``gymnasium.Env``, the other seats played by given agents (``action
 Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``).
 """
 
-from hearts_env.cards import card_name, card_symbol, parse_card, parse_cards
+from hearts_env.core.cards import card_name, card_symbol, parse_card, parse_cards
+from hearts_env.core.formats import OBS_FORMATS, unpack, unpack_numpy
+from hearts_env.core.rules import Rules
 from hearts_env.env import env, parallel_env, raw_env
-from hearts_env.formats import OBS_FORMATS, unpack, unpack_numpy
+from hearts_env.games.hearts.positions import Position, PositionBatch
 from hearts_env.observation import layout
-from hearts_env.positions import Position, PositionBatch
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
-from hearts_env.rules import Rules
 from hearts_env.single import SingleSeatEnv, single_agent_env
 from hearts_env.table import StepResult, Table
 from hearts_env.vector import HeartsVectorEnv, vector_env

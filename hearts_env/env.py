@@ -3,12 +3,12 @@
 =====================  ======================================================================
 Agents                 ``player_0`` … ``player_{n-1}``, in seat order (seat i+1 is on i's left)
 Action space           ``Discrete(A)``: the card slots (52; 53 or 54 with jokers), a card's
-                       index (``hearts_env.cards``), then the variant's named decisions
+                       index (``hearts_env.core.cards``), then the variant's named decisions
                        (bids, declarations, the penalty suit, the moon choice):
                        ``env.unwrapped.action_names``
 Observation            ``{"observation": float32 (D,), "action_mask": int8 (A,)}``; the layout
-                       of ``observation`` is in :mod:`hearts_env.hearts_observation` (Smear's in
-                       :mod:`hearts_env.smear_observation`). With
+                       of ``observation`` is in :mod:`hearts_env.games.hearts.observation` (Smear's in
+                       :mod:`hearts_env.games.smear.observation`). With
                        ``action_mask="info"`` the observation is the float32 array alone (a
                        ``Box``, for wrappers that refuse a ``Dict``). Either way
                        ``infos[agent]["action_mask"]`` holds each agent's mask (all zero

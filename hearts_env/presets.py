@@ -1,4 +1,4 @@
-"""Named presets: each variant as data over :class:`~hearts_env.rules.Rules` (``docs/rules.md``).
+"""Named presets: each variant as data over :class:`~hearts_env.core.rules.Rules` (``docs/rules.md``).
 
 ``make_rules(preset, num_players=None, reading=None, **options)`` is the one way in:
 
@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from hearts_env.cards import parse_card, parse_cards
-from hearts_env.rules import (
+from hearts_env.core.cards import parse_card, parse_cards
+from hearts_env.core.rules import (
     Rules,
     as_int,
     derive_values,
@@ -565,7 +565,7 @@ def make_rules(
 def _leave_out_idle(
     preset: str, values: dict[str, Any], given: Mapping[str, Any], options: Mapping[str, Any]
 ) -> None:
-    """Options that cannot matter under ``values`` (:func:`~hearts_env.rules.idle_fields`): an
+    """Options that cannot matter under ``values`` (:func:`~hearts_env.core.rules.idle_fields`): an
     error where this call names one (whatever its value) or a reading or version sets one to
     something else than its neutral value; a preset's own value goes back to the neutral one
     (the nine-card game's joker points without jokers)."""

@@ -48,10 +48,10 @@ import gymnasium
 import numpy as np
 
 from hearts_env import spaces
+from hearts_env.core.rules import Rules
 from hearts_env.env import action_index
 from hearts_env.presets import make_rules
 from hearts_env.render import render_text
-from hearts_env.rules import Rules
 from hearts_env.table import Table
 
 AGENT_GROUP = "hearts_env.agents"

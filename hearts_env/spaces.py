@@ -10,9 +10,9 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
+from hearts_env.core.layouts import Layout
+from hearts_env.core.rules import Rules
 from hearts_env.games import family, layout
-from hearts_env.layouts import Layout
-from hearts_env.rules import Rules
 
 
 def observation_bounds(rules: Rules, lay: Layout | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -32,7 +32,7 @@ def observation_space(
     """One agent's observation space: ``{"observation": Box (D,) float32, "action_mask": Box
     (A,) int8 in {0, 1}}``; for ``obs_format="uint8"`` the observation is the 0/1 prefix as
     uint8 and ``"tail"`` the rest (float32), for ``"packed"`` the observation is the uint64
-    words (:mod:`hearts_env.formats`)."""
+    words (:mod:`hearts_env.core.formats`)."""
     lay = lay or layout(rules)
     low, high = observation_bounds(rules, lay)
     mask = gymnasium.spaces.Box(0, 1, (num_actions(rules),), np.int8)

@@ -13,20 +13,21 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env import cardsets, rollouts, stock
-from hearts_env.bits import BIT, U64, random_bit, unpack
-from hearts_env.cards import NUM_CARDS, card_name
-from hearts_env.core import BatchState, CardEngine
-from hearts_env.family import Positions, default_reward
+from hearts_env.core import cardsets
+from hearts_env.core.bits import BIT, U64, random_bit, unpack
+from hearts_env.core.cards import NUM_CARDS, card_name
+from hearts_env.core.engine import BatchState, CardEngine
+from hearts_env.core.family import Positions, default_reward
+from hearts_env.core.phases import DONE
+from hearts_env.core.rules import PASS_DIRECTIONS, Rules
 from hearts_env.games import family
-from hearts_env.phases import DONE
-from hearts_env.rules import PASS_DIRECTIONS, Rules
+from hearts_env.games.hearts import rollouts, stock
 
 REWARDS = ("points", "zero_sum", "team", "chips", "settlement")
 STATE_FORMAT, STATE_VERSION = "hearts_env.table", 2
 """What :meth:`Table.state_dict` writes: bump the version when the fields change meaning (and
-let :meth:`~hearts_env.core.CardEngine.upgrade_saved` read the older one). Version 2: one phase
-vocabulary for every family (:mod:`hearts_env.phases`) and the tricks' published winners."""
+let :meth:`~hearts_env.core.engine.CardEngine.upgrade_saved` read the older one). Version 2: one phase
+vocabulary for every family (:mod:`hearts_env.core.phases`) and the tricks' published winners."""
 
 
 _DEAL_INFOS = {
@@ -438,7 +439,8 @@ class Table:
     def set_position(self, position: Any, check: bool = True) -> None:
         """Start every game from ``position``: a :class:`hearts_env.Position` (the same in every
         game) or a :class:`hearts_env.PositionBatch` of ``num_games`` positions, one per game
-        (docs/positions-and-search.md); Smear: a :class:`hearts_env.smear_positions.SmearPositionBatch` of
+        (docs/positions-and-search.md); Smear: a
+        :class:`hearts_env.games.smear.PositionBatch` of
         ``num_games`` positions or one. Checked first (``ValueError`` naming what is
         inconsistent); a refused position changes nothing. ``check=False`` skips the checks
         of a batch built by code that keeps them (the search agent), and the trick's legality:
@@ -457,7 +459,7 @@ class Table:
     def position(self, game: int = 0) -> Any:
         """The position of ``game`` (an int 0..num_games-1) now, as a
         :class:`hearts_env.Position` (card names, absolute seats; Smear: a
-        :class:`~hearts_env.smear_positions.SmearPositionBatch` of one): ``Table.set_position``
+        :class:`~hearts_env.games.smear.positions.SmearPositionBatch` of one): ``Table.set_position``
         of it starts the same deal from here. ``ValueError`` unless the game is in its play
         phase; ``TypeError`` / ``ValueError`` for a ``game`` that is not one of the table's."""
         if not _is_int(game):
@@ -494,7 +496,7 @@ class Table:
 
         ``hands`` (B, P) uint64 masks as dealt (see :meth:`Engine.hands_from_cards` to build
         them from card names); ``kitty`` (B,); with two decks both words of each, ``hands``
-        (B, P, 2) and ``kitty`` (B, 2) (:func:`hearts_env.cardsets.stack`); ``dealer`` and
+        (B, P, 2) and ``kitty`` (B, 2) (:func:`hearts_env.core.cardsets.stack`); ``dealer`` and
         ``pass_direction`` (a name or direction indices into ``PASS_DIRECTIONS``) per game or
         for all; ``stock`` (B, S) int64 Domino Hearts' undealt cards in draw order (None: a
         random order from the generator). A bad argument is a ``TypeError`` / ``ValueError``
@@ -620,7 +622,7 @@ class Table:
         rng: np.random.Generator | None = None,
     ) -> None:
         """Start a new game in every game from a deal given per game, as card sets (one deck):
-        ``hands`` (B, P) uint64, bit ``c`` for card ``c`` (:mod:`hearts_env.cards`), the hand of
+        ``hands`` (B, P) uint64, bit ``c`` for card ``c`` (:mod:`hearts_env.core.cards`), the hand of
         each seat; ``rest`` (B,) the cards not dealt to a hand (the kitty, widow or stock; default:
         the deck less the hands); ``dealer`` a seat, or one per game; ``stock_order`` (B, S) int64 the
         undealt cards in draw order where the rules draw from them (Smear's widow first; default:
@@ -729,7 +731,7 @@ class Table:
 
     def play_out(self, rollout: str = "random", rng: np.random.Generator | None = None) -> np.ndarray:
         """Play every game to the end of its deal with the rollout player ``rollout`` (a name of
-        :data:`hearts_env.rollouts.ROLLOUTS`) and return the deals' rewards (B, P) (this table's
+        :data:`hearts_env.games.hearts.rollouts.ROLLOUTS`) and return the deals' rewards (B, P) (this table's
         ``reward``; 0 for games whose deal was already over), where the family's engine plays
         ``rollout`` (:attr:`Family.rollouts`; ``NotImplementedError`` otherwise). For search
         agents: no illegal-action checks, no observations."""
@@ -831,7 +833,7 @@ class Table:
         Raises ``ValueError`` (nothing changed) when it is not a table state, is of another
         version, rules or batch size, or misses a field or has one of the wrong shape or dtype.
         A state of the previous version loads as the engine upgrades it
-        (:meth:`~hearts_env.core.CardEngine.upgrade_saved`).
+        (:meth:`~hearts_env.core.engine.CardEngine.upgrade_saved`).
         """
 
         def refuse(why: str) -> ValueError:
@@ -953,7 +955,7 @@ class Table:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The compact observation of ``seats`` (default: the acting seats) in ``obs_format``
         ``"uint8"`` (B, bit_count) or ``"packed"`` (B, words) uint64, and its float32 tail;
-        :func:`hearts_env.unpack` gives back exactly :meth:`observe` (:mod:`hearts_env.formats`)."""
+        :func:`hearts_env.unpack` gives back exactly :meth:`observe` (:mod:`hearts_env.core.formats`)."""
         if obs_format not in ("uint8", "packed"):
             raise ValueError(
                 f"encode() makes the 'uint8' or 'packed' format, got {obs_format!r}; see observe()"

@@ -34,11 +34,11 @@ from typing import Any
 import numpy as np
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
+from hearts_env.core.rules import Rules
 from hearts_env.env import env as aec_env
 from hearts_env.env import parallel_env
-from hearts_env.families import family
+from hearts_env.games import family
 from hearts_env.presets import make_rules
-from hearts_env.rules import Rules
 from hearts_env.single import registered_agent
 from hearts_env.table import Table
 from hearts_env.vector import vector_env
@@ -264,7 +264,7 @@ def check_family(
     ``seed`` deals the games; ``deals``: how many deals each random play lasts; ``games``: the
     batch size of the tables and vector envs played. The checks (:data:`FAMILY_CHECKS`, each
     described in docs/conformance.md): PettingZoo's ``api_test`` and ``parallel_api_test``;
-    masks; rewards and their sign (:attr:`Family.better <hearts_env.families.Family.better>`);
+    masks; rewards and their sign (:attr:`Family.better <hearts_env.games.Family.better>`);
     seeds and replays; ``state_dict`` round trips; the vector env, the AEC env and a table of
     several games agreeing with single-game play; refusals of bad input leaving the envs usable;
     positions round trips. A broken promise is one ``AssertionError`` naming the check and the

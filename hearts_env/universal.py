@@ -1,8 +1,8 @@
 """The universal layout: one observation and one action vocabulary for every configuration of a
 game family, so that one network's input and output fit them all.
 
-A configuration's own observation (:mod:`hearts_env.hearts_observation`,
-:mod:`hearts_env.smear_observation`) is sized to its table: ``played_by_seat`` is (P, C),
+A configuration's own observation (:mod:`hearts_env.games.hearts.observation`,
+:mod:`hearts_env.games.smear.observation`) is sized to its table: ``played_by_seat`` is (P, C),
 ``decisions`` holds the variant's own decisions. The universal layout of a family
 (:func:`vocabulary`) holds every piece any of its configurations has, each axis padded or
 mapped by name (the family's ``piece_axes``):
@@ -54,12 +54,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from hearts_env.cards import card_name
+from hearts_env.core.cards import card_name
+from hearts_env.core.layouts import Layout
+from hearts_env.core.rules import Rules
 from hearts_env.games import FAMILIES, family
 from hearts_env.games import layout as native_layout
-from hearts_env.layouts import Layout
 from hearts_env.presets import PRESETS, make_rules, preset_names
-from hearts_env.rules import Rules
 
 CARD_SLOTS = 54
 """Card slots of the universal layout: the 52 cards, then JK1 and JK2."""

@@ -26,7 +26,7 @@ others played, bid or passed):
   every card.
 
 **Two decks.** The two copies of a card are two cards of the shuffle, and a world places each
-unseen copy. Read as counts (the (lo, hi) card sets of :mod:`hearts_env.cardsets`), a world
+unseen copy. Read as counts (the (lo, hi) card sets of :mod:`hearts_env.core.cardsets`), a world
 where the two unseen copies of a card lie in different places is reached by two placements and
 one where they lie together by one, so the draw gives the first twice the weight, as a shuffle
 does. :func:`exact_count` counts placements of copies. (Where a seat played one copy and the
@@ -43,8 +43,8 @@ themselves (they are in hands, like any unseen card).
 
 **Covered.** Every Hearts-family preset and player count, including Joker Hearts, Heartsette,
 Domino Hearts, Cancellation Hearts and the bidding and declaring variants (decisions reveal no
-cards). Smear's facts are read by :mod:`hearts_env.smear_worlds`, each family's through its record
-(:attr:`~hearts_env.family.Family.knowledge`); the shared sampler is :mod:`hearts_env.sampler`.
+cards). Smear's facts are read by :mod:`hearts_env.games.smear.worlds`, each family's through its record
+(:attr:`~hearts_env.core.family.Family.knowledge`); the shared sampler is :mod:`hearts_env.core.sampler`.
 Worlds record the rules they were sampled for, and
 :func:`world_positions` refuses worlds of other rules, another observer or another shape
 (:func:`check_worlds`).
@@ -65,9 +65,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hearts_env.games import family
-from hearts_env.rules import Rules
-from hearts_env.sampler import (
+from hearts_env.core.rules import Rules
+from hearts_env.core.sampler import (
     Knowledge,
     Worlds,
     _count,
@@ -76,6 +75,7 @@ from hearts_env.sampler import (
     check_worlds,
     world_positions,
 )
+from hearts_env.games import family
 
 __all__ = [
     "Knowledge",

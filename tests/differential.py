@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hearts_env.bits import BIT
-from hearts_env.cards import NUM_STANDARD_CARDS, card_name, cards_of, parse_card
-from hearts_env.engine import DONE
-from hearts_env.rules import PASS_DIRECTIONS, Rules
+from hearts_env.core.bits import BIT
+from hearts_env.core.cards import NUM_STANDARD_CARDS, card_name, cards_of, parse_card
+from hearts_env.core.rules import PASS_DIRECTIONS, Rules
+from hearts_env.games.hearts.engine import DONE
 from hearts_env.table import Table
 from tests.reference import ReferenceDeal, reference_settle, reference_settle_game
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from hearts_env.bits import BIT
-from hearts_env.cards import cards_of
-from hearts_env.cardsets import to_list
-from hearts_env.engine import DONE, PASSING, PLAYING
-from hearts_env.phases import PHASE_NAMES
-from hearts_env.rules import PASS_DIRECTIONS, Rules
-from hearts_env.scoring import royal_points
+from hearts_env.core.bits import BIT
+from hearts_env.core.cards import cards_of
+from hearts_env.core.cardsets import to_list
+from hearts_env.core.phases import PHASE_NAMES
+from hearts_env.core.rules import PASS_DIRECTIONS, Rules
+from hearts_env.games.hearts.engine import DONE, PASSING, PLAYING
+from hearts_env.games.hearts.scoring import royal_points
 from hearts_env.table import Table
 
 

@@ -88,7 +88,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.cards import card_name
+from hearts_env.core.cards import card_name
 
 OPENSPIEL_DEFAULTS: dict[str, bool] = {
     "avoid_all_tricks_bonus": False,

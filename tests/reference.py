@@ -1,7 +1,7 @@
 """A plain, single-game reference implementation of one Hearts-family deal.
 
 This module exists for differential testing: it is written from docs/rules.md
-and the option vocabulary of :mod:`hearts_env.rules` alone, favouring readability over speed,
+and the option vocabulary of :mod:`hearts_env.core.rules` alone, favouring readability over speed,
 so that the batched engine can be checked against it deal by deal.
 
 One :class:`ReferenceDeal` plays one deal from given hands:
@@ -45,7 +45,7 @@ The details docs/rules.md leaves open are settled by the project's decisions
 (``notes/rules-decisions.md``, ``notes/family-decisions.md``, ``notes/domino-decisions.md``,
 ``notes/cancellation-decisions.md``); the docstrings below say which reading each one follows.
 
-Cards are indices (``13 * suit + rank``, see :mod:`hearts_env.cards`); seat ``i + 1`` sits to
+Cards are indices (``13 * suit + rank``, see :mod:`hearts_env.core.cards`); seat ``i + 1`` sits to
 the left of seat ``i`` and plays after it.
 """
 
@@ -55,7 +55,7 @@ import operator
 from collections import Counter
 from collections.abc import Callable
 
-from hearts_env.cards import (
+from hearts_env.core.cards import (
     CLUBS,
     HEARTS,
     JOKERS,
@@ -66,7 +66,7 @@ from hearts_env.cards import (
     cards_of,
     parse_card,
 )
-from hearts_env.rules import PASS_DIRECTIONS, SUIT_LETTERS, Rules
+from hearts_env.core.rules import PASS_DIRECTIONS, SUIT_LETTERS, Rules
 
 QUEEN_OF_SPADES = parse_card("QS")
 KING_OF_SPADES = parse_card("KS")

@@ -3,7 +3,7 @@
 This module exists for differential testing against the fast engine. It is written from
 docs/rules.md (Smear) and §7 (decisions, teams) and from ``docs/smear.md`` (the project's precise
 readings, authoritative wherever it is more precise) alone, with the option vocabulary of
-:mod:`hearts_env.rules`; it favours readability over speed (Python sets and lists, no numpy).
+:mod:`hearts_env.core.rules`; it favours readability over speed (Python sets and lists, no numpy).
 
 One :class:`ReferenceSmearDeal` plays one deal from given hands, one decision at a time:
 
@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import operator
 
-from hearts_env.cards import JOKERS, NUM_RANKS, NUM_STANDARD_CARDS, card_name
-from hearts_env.rules import SMEAR_CATEGORIES, SUIT_LETTERS, Rules
+from hearts_env.core.cards import JOKERS, NUM_RANKS, NUM_STANDARD_CARDS, card_name
+from hearts_env.core.rules import SMEAR_CATEGORIES, SUIT_LETTERS, Rules
 
 PHASE_BID = "bid"
 PHASE_NAME_SUIT = "name_suit"

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hearts_env.bits import BIT
-from hearts_env.cards import cards_of
-from hearts_env.rules import Rules
-from hearts_env.stock import stock_order
+from hearts_env.core.bits import BIT
+from hearts_env.core.cards import cards_of
+from hearts_env.core.rules import Rules
+from hearts_env.games.hearts.stock import stock_order
 from hearts_env.table import Table
 from tests.reference_smear import ReferenceSmearDeal, reference_smear_game
 

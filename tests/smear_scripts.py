@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hearts_env.cards import card_name, parse_card
+from hearts_env.core.cards import card_name, parse_card
 
 GameCheck = tuple[tuple[int, ...], tuple[int, ...], bool, "int | None"]
 """(side totals before the deal, totals after it, game over, winning side) for

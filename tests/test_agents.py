@@ -12,7 +12,7 @@ import pytest
 import agents
 from agents.base import Agent
 from hearts_env import env, make_rules
-from hearts_env.cards import card_name, parse_card
+from hearts_env.core.cards import card_name, parse_card
 from hearts_env.presets import all_configs
 from hearts_env.table import Table
 

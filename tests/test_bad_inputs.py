@@ -51,7 +51,7 @@ import agents
 import hearts_env
 from evaluation.duplicate import Tournament, TournamentConfig
 from hearts_cli import main
-from hearts_env.cards import card_symbol
+from hearts_env.core.cards import card_symbol
 from hearts_env.env import raw_env
 from hearts_env.presets import PRESETS, all_configs, make_rules
 from hearts_env.table import Table

@@ -15,8 +15,8 @@ import pytest
 
 import agents
 import hearts_env
+from hearts_env.core.rules import Rules
 from hearts_env.presets import PRESETS, make_rules
-from hearts_env.rules import Rules
 from hearts_env.table import Table
 from hearts_env.testing import AGENT_CHECKS, FAMILY_CHECKS, Report, check_agent, check_family
 from hearts_env.vector import HeartsVectorEnv

@@ -1,4 +1,4 @@
-"""The trick-taking core under both engines (hearts_env.core, hearts_env.phases): one phase
+"""The trick-taking core under both engines (hearts_env.core.engine, hearts_env.core.phases): one phase
 vocabulary, one batch state shell, the shared seat and dealing helpers."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from hearts_env.core import BatchState, CardEngine, next_where
-from hearts_env.engine import Engine
-from hearts_env.families import FAMILIES, family
-from hearts_env.phases import DONE, PHASE_CODES, PHASE_NAMES
+from hearts_env.core.engine import BatchState, CardEngine, next_where
+from hearts_env.core.phases import DONE, PHASE_CODES, PHASE_NAMES
+from hearts_env.games import FAMILIES, family
+from hearts_env.games.hearts.engine import Engine
+from hearts_env.games.smear.engine import SmearEngine
 from hearts_env.presets import all_configs, make_rules
-from hearts_env.smear import SmearEngine
 from hearts_env.table import Table
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hearts_env.bits import BIT, popcount, unpack
-from hearts_env.engine import Engine
+from hearts_env.core.bits import BIT, popcount, unpack
+from hearts_env.games.hearts.engine import Engine
 from hearts_env.presets import all_configs, make_rules
 
 DEALERS = ["random_hands", "shuffled_hands"]

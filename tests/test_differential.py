@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from hearts_env.core.rules import SUIT_LETTERS, Rules
 from hearts_env.presets import PRESETS, all_configs, make_rules
-from hearts_env.rules import SUIT_LETTERS, Rules
 from tests.differential import Outcome, run, run_fixed, run_two_decks
 
 BATCH, ROUNDS = 48, 5

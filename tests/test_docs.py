@@ -17,6 +17,7 @@ import pytest
 import hearts_cli
 from hearts_cli.rules import terminal_text
 from hearts_env import describe as describe_module
+from hearts_env.core.rules import Rules
 from hearts_env.describe import (
     blocks,
     describe,
@@ -27,7 +28,6 @@ from hearts_env.describe import (
     topics,
 )
 from hearts_env.presets import PRESETS, make_rules
-from hearts_env.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hearts_env.bits import random_bit
-from hearts_env.engine import DONE, State
+from hearts_env.core.bits import random_bit
+from hearts_env.core.rules import PASS_DIRECTIONS
+from hearts_env.games.hearts.engine import DONE, State
 from hearts_env.presets import make_rules
-from hearts_env.rules import PASS_DIRECTIONS
 from hearts_env.table import Table
 
 CASES = [

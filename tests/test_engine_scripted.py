@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import tests.test_reference as scripted
-from hearts_env.cards import card_symbol, parse_card
+from hearts_env.core.cards import card_symbol, parse_card
 from tests.engine_deal import EngineDeal
 from tests.test_reference import *  # noqa: F403 — re-collect every scripted test here
 

@@ -10,7 +10,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import hearts_env
-from hearts_env.cards import parse_card, parse_cards
+from hearts_env.core.cards import parse_card, parse_cards
 from hearts_env.presets import all_configs
 
 

@@ -51,7 +51,7 @@ def test_rendered_tricks_name_who_played_each_card(preset: str) -> None:
     """Domino Hearts' drop-outs skip seats: the trick lines must still name the real players."""
     import re
 
-    from hearts_env.cards import card_symbol
+    from hearts_env.core.cards import card_symbol
 
     env = hearts_env.env(preset, render_mode="ansi")
     env.reset(seed=4)

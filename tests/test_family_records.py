@@ -10,8 +10,8 @@ import pytest
 
 import agents
 from hearts_env import Position, Table, make_rules
+from hearts_env.core.phases import PLAYING
 from hearts_env.games import FAMILIES, family
-from hearts_env.phases import PLAYING
 from hearts_env.testing import check_family
 
 
@@ -37,7 +37,7 @@ def test_each_record_says_how_its_positions_start_a_table() -> None:
     assert isinstance(batch, FAMILIES["smear"].positions.batch)
     smear.set_position(batch)
     with pytest.raises(
-        TypeError, match="a Smear table starts from a hearts_env.smear_positions.SmearPositionBatch"
+        TypeError, match="a Smear table starts from a hearts_env.games.smear.positions.SmearPositionBatch"
     ):
         smear.set_position(one)
     three = FAMILIES["hearts"].positions.single(hearts.rules, one).take(np.zeros(3, np.int64))

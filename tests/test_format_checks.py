@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import hearts_env
-from hearts_env.formats import unpack_numpy
+from hearts_env.core.formats import unpack_numpy
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 
@@ -30,7 +30,9 @@ def test_a_layout_that_is_not_one_is_a_type_error_saying_what_to_pass(layout: ob
     for unpack in (unpack_numpy, hearts_env.unpack):
         if unpack is hearts_env.unpack:
             pytest.importorskip("torch")
-        with pytest.raises(TypeError, match=r"layout must be the observation's hearts_env.layouts.Layout"):
+        with pytest.raises(
+            TypeError, match=r"layout must be the observation's hearts_env.core.layouts.Layout"
+        ):
             unpack(obs, layout)
 
 

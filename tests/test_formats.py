@@ -1,4 +1,4 @@
-"""The three observation formats (hearts_env/formats.py) carry the same observation: the
+"""The three observation formats (hearts_env/core/formats.py) carry the same observation: the
 ``uint8`` and ``packed`` ones unpack (NumPy, and torch) to exactly the float32 one, in every
 preset and player count, through the batch API and the vector env (with worker processes)."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import hearts_env
-from hearts_env.formats import OBS_FORMATS, unpack_numpy
+from hearts_env.core.formats import OBS_FORMATS, unpack_numpy
 from hearts_env.presets import all_configs, make_rules
 from hearts_env.table import Table
 

@@ -189,10 +189,10 @@ def circle(graph: dict[str, set[str]], group: list[str]) -> list[str]:
 
 def test_the_import_graph_sees_every_kind_of_import() -> None:
     graph, with_types = import_graph(), import_graph(type_imports=True)
-    assert {"hearts_env.core", "hearts_env.rules"} <= graph["hearts_env.table"]  # top level
+    assert {"hearts_env.core.engine", "hearts_env.core.rules"} <= graph["hearts_env.table"]  # top level
     assert "training.ray_rollout" in graph["training.ppo"]  # inside a function
     assert "hearts_env.table" in with_types["hearts_env.render"] - graph["hearts_env.render"]  # types only
-    assert {"hearts_env.formats", "hearts_env.presets"} <= graph["agents.base"]  # another package
+    assert {"hearts_env.core.formats", "hearts_env.presets"} <= graph["agents.base"]  # another package
 
 
 @pytest.mark.parametrize("type_imports", [False, True], ids=["run", "with_type_imports"])
@@ -206,7 +206,7 @@ def test_no_module_imports_itself_back(type_imports: bool) -> None:
     assert not groups, "import circles (move what they share one floor down):\n" + "\n".join(lines)
 
 
-FAMILY_REGISTRY = ("hearts_env/games/", "hearts_env/rules.py")
+FAMILY_REGISTRY = ("hearts_env/games/", "hearts_env/core/rules.py")
 """Where a family name may be compared: the family registry (:mod:`hearts_env.games`: its
 dispatchers and each family's record, which carries what the family decides), and the rules
 (``GAMES`` and their checks, until the rules split per family). A preset named ``hearts`` is not
@@ -242,7 +242,7 @@ def test_family_names_are_compared_in_the_family_registry_only() -> None:
     assert not found, (
         "modules compare family names outside hearts_env/games/ (the family registry): ask the "
         "family's record (hearts_env.games.family(rules)) for what the branch decides, adding a "
-        "field to hearts_env.family.Family where none says it:\n" + "\n".join(found)
+        "field to hearts_env.core.family.Family where none says it:\n" + "\n".join(found)
     )
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from evaluation import leaderboard
 from hearts_cli import main
-from hearts_env.families import family
+from hearts_env.games import family
 from hearts_env.presets import make_rules
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hearts_env.bits import random_bit
-from hearts_env.cards import cards_of, parse_card
-from hearts_env.engine import DONE, PASSING
+from hearts_env.core.bits import random_bit
+from hearts_env.core.cards import cards_of, parse_card
+from hearts_env.games.hearts.engine import DONE, PASSING
 from hearts_env.observation import layout
 from hearts_env.presets import make_rules
 from hearts_env.table import Table

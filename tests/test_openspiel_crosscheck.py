@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hearts_env.cards import parse_cards
+from hearts_env.core.cards import parse_cards
+from hearts_env.core.rules import PASS_DIRECTIONS
 from hearts_env.presets import make_rules
-from hearts_env.rules import PASS_DIRECTIONS
 from hearts_env.table import Table
 
 pytest.importorskip("pyspiel")

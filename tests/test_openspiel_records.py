@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from hearts_env.cards import parse_card
+from hearts_env.core.cards import parse_card
 
 pyspiel = pytest.importorskip("pyspiel")
 from tests import openspiel_records as osr  # noqa: E402 — needs pyspiel

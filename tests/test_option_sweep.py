@@ -26,8 +26,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hearts_env.presets import PRESETS, make_rules
-from hearts_env.rules import (
+from hearts_env.core.rules import (
     BIDDINGS,
     HEARTS_FIELDS,
     JOKER_POINTS,
@@ -40,6 +39,7 @@ from hearts_env.rules import (
     TRUMP_CHOICES,
     Rules,
 )
+from hearts_env.presets import PRESETS, make_rules
 from hearts_env.table import REWARDS, Table
 
 OPTION_VALUES: dict[str, list[Any]] = {

@@ -122,7 +122,7 @@ def test_the_wheel_holds_no_test_oracle(wheel: tuple[Path, str]) -> None:
         names = z.namelist()
     oracles = [n for n in names if Path(n).stem in ("reference", "reference_smear") or n.startswith("tests/")]
     assert not oracles, f"the reference implementations belong to tests/, not the wheel: {oracles}"
-    assert "hearts_env/engine.py" in names and "hearts_env/smear.py" in names
+    assert "hearts_env/games/hearts/engine.py" in names and "hearts_env/games/smear/engine.py" in names
 
 
 def test_an_installed_wheel_finds_and_plays_the_shipped_checkpoints(

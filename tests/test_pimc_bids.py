@@ -8,7 +8,7 @@ import pytest
 
 import agents
 from hearts_env import Table, make_rules
-from hearts_env.cards import card_name, cards_of
+from hearts_env.core.cards import card_name, cards_of
 from hearts_env.presets import all_configs
 
 ONE_DECK = [(p, n) for p, n in all_configs() if make_rules(p, num_players=n).decks == 1]

@@ -1,5 +1,5 @@
 """Impossible Hearts-family positions are refused before anything changes (issue 41, item 2):
-every field of a :class:`~hearts_env.Position` and of a :class:`~hearts_env.positions.PositionBatch`
+every field of a :class:`~hearts_env.Position` and of a :class:`~hearts_env.games.hearts.PositionBatch`
 of the wrong type, out of range or of no use to the preset, and every inconsistency between
 fields (a card in two places, the trick out of turn, tricks won against cards taken, the
 exchange, voids, the first leader, the decisions logged), each with a ``ValueError`` or
@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from hearts_env import Position, Table, make_rules
-from hearts_env.bits import EMPTY
-from hearts_env.phases import PLAYING
-from hearts_env.positions import PositionBatch, check_batch, position_batch
+from hearts_env.core.bits import EMPTY
+from hearts_env.core.phases import PLAYING
+from hearts_env.core.rules import Rules
+from hearts_env.games.hearts.positions import PositionBatch, check_batch, position_batch
 from hearts_env.presets import preset_names
-from hearts_env.rules import Rules
 
 
 def _live(name: str, seed: int, on_table: int = 2, after: int = 2, **options: Any) -> tuple[Rules, Position]:
@@ -213,7 +213,7 @@ def test_an_impossible_batch_is_refused(changes: dict, error: type, message: str
 
 def test_not_a_batch_and_domino_stock() -> None:
     rules, _ = HEARTS
-    with pytest.raises(TypeError, match="positions must be a hearts_env.positions.PositionBatch, got dict"):
+    with pytest.raises(TypeError, match="must be a hearts_env.games.hearts.PositionBatch, got dict"):
         check_batch(rules, {})  # type: ignore[arg-type]
     rules, domino = _live("domino_hearts", 7, on_table=0, after=3)
     batch = position_batch(rules, domino)

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hearts_env import Position, Table, make_rules
-from hearts_env.cards import HEARTS, cards_of
-from hearts_env.phases import PLAYING
-from hearts_env.rules import Rules
+from hearts_env.core.cards import HEARTS, cards_of
+from hearts_env.core.phases import PLAYING
+from hearts_env.core.rules import Rules
 
 PRESETS = ("hearts", "heartsette", "auction_hearts", "chasse_coeur", "domino_hearts", "cancellation_hearts")
 WHOLE_DECK_POINTS = ("hearts", "heartsette", "domino_hearts")

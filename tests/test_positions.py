@@ -1,4 +1,4 @@
-"""Positions (hearts_env.positions): a table started from a position read off a live game plays
+"""Positions (hearts_env.games.hearts.positions): a table started from a position read off a live game plays
 on exactly as the live game does, in every Hearts-family preset and player count (Cancellation
 Hearts' two decks, cancelled tricks and carried cards included); hand-written positions are
 checked, with errors that name what is wrong; the worlds the search agent builds for two decks
@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from hearts_env import Table, make_rules
-from hearts_env.cards import parse_card
+from hearts_env.core.cards import parse_card
+from hearts_env.core.phases import PLAYING
+from hearts_env.games.hearts.positions import Position, check_batch
 from hearts_env.observation import layout
-from hearts_env.phases import PLAYING
-from hearts_env.positions import Position, check_batch
 from hearts_env.presets import PRESETS, preset_names
 from hearts_env.worlds import sample_worlds, world_positions
 

@@ -15,9 +15,9 @@ from collections import Counter
 
 import pytest
 
-from hearts_env.cards import card_name, parse_card, parse_cards
+from hearts_env.core.cards import card_name, parse_card, parse_cards
+from hearts_env.core.rules import Rules
 from hearts_env.presets import all_configs, make_rules
-from hearts_env.rules import Rules
 from tests import reference
 from tests.reference import ReferenceDeal, reference_settle, reference_settle_game
 

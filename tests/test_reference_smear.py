@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from hearts_env.cards import JOKERS, card_name, parse_card, parse_cards
+from hearts_env.core.cards import JOKERS, card_name, parse_card, parse_cards
+from hearts_env.core.rules import SMEAR_CATEGORIES, Rules
 from hearts_env.presets import all_configs, get_preset, make_rules
-from hearts_env.rules import SMEAR_CATEGORIES, Rules
 from tests.reference_smear import ReferenceSmearDeal, reference_smear_game
 from tests.smear_scripts import SCRIPTS, SmearScript
 

@@ -262,7 +262,7 @@ def test_a_refused_vector_reset_leaves_the_env_as_it_was(
 def test_a_vector_env_starts_from_positions_with_workers(num_workers: int) -> None:
     """A ``Position`` starts every game, a batch of ``num_envs`` positions one per game, cut
     into the shards' parts; a batch of another length is refused, the env still usable."""
-    from hearts_env.positions import position_batch
+    from hearts_env.games.hearts.positions import position_batch
 
     batch = position_batch(HEARTS, position()).take(np.zeros(4, np.int64))
     with vector_pair(num_workers) as (env, twin, obs):

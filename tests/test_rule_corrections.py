@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import hearts_env
-from hearts_env.bits import random_bit
-from hearts_env.cards import parse_card, parse_cards
-from hearts_env.engine import DONE
+from hearts_env.core.bits import random_bit
+from hearts_env.core.cards import parse_card, parse_cards
+from hearts_env.games.hearts.engine import DONE
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hearts_env.cards import (
+from hearts_env.core.cards import (
     Deck,
     card_name,
     card_symbol,
@@ -14,9 +14,9 @@ from hearts_env.cards import (
     parse_card,
     parse_cards,
 )
+from hearts_env.core.rules import Rules
+from hearts_env.games.hearts.scoring import add_to_totals, settle_deal, settle_game
 from hearts_env.presets import PRESETS, REMOVAL_TABLES, all_configs, make_rules
-from hearts_env.rules import Rules
-from hearts_env.scoring import add_to_totals, settle_deal, settle_game
 from hearts_env.table import Table
 
 # ---------------------------------------------------------------- cards
@@ -323,7 +323,7 @@ def test_exact_target_reset() -> None:
 
 def first_game_ends(options: dict, games: int = 4) -> tuple[np.ndarray, np.ndarray]:
     """Play games to their end; the final totals and deal count of each game's first game."""
-    from hearts_env.bits import random_bit
+    from hearts_env.core.bits import random_bit
 
     table = Table(make_rules("hearts", episode="game", **options), games)
     table.reset(seed=0)

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hearts_env.cards import card_name, parse_card, parse_cards
+from hearts_env.core.cards import card_name, parse_card, parse_cards
+from hearts_env.core.rules import Rules
 from hearts_env.presets import make_rules
-from hearts_env.rules import Rules
 from hearts_env.table import Table
 from tests.reference import ReferenceDeal
 from tests.reference_smear import ReferenceSmearDeal, reference_smear_game

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import hearts_env
-from hearts_env.phases import PHASE_NAMES
+from hearts_env.core.phases import PHASE_NAMES
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 from tests.smear_scripts import SCRIPTS, SmearScript
@@ -200,7 +200,7 @@ def test_infos_and_team_rewards_at_the_end_of_a_deal() -> None:
     made = smear["made_points"]
     scored = {v for v in smear["categories"].values() if v >= 0}
     assert sum(made) == sum(
-        hearts_env.rules.SMEAR_CATEGORIES[c] for c, v in smear["categories"].items() if v in scored
+        hearts_env.core.rules.SMEAR_CATEGORIES[c] for c, v in smear["categories"].items() if v in scored
     )
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import agents
 from hearts_env import make_rules
-from hearts_env.cards import parse_cards
+from hearts_env.core.cards import parse_cards
 from hearts_env.presets import all_configs, get_preset
 from hearts_env.table import Table
 

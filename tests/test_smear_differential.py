@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from hearts_env import smear
+from hearts_env.games.smear import engine as smear
 from hearts_env.presets import PRESETS, all_configs, make_rules
 from tests.smear_differential import run_smear
 

@@ -20,11 +20,11 @@ import numpy as np
 import pytest
 
 from hearts_env import Table, make_rules
-from hearts_env.bits import EMPTY, U64
-from hearts_env.phases import PLAYING
+from hearts_env.core.bits import EMPTY, U64
+from hearts_env.core.phases import PLAYING
+from hearts_env.core.rules import Rules
+from hearts_env.games.smear.positions import SmearPositionBatch, check_batch
 from hearts_env.presets import all_configs
-from hearts_env.rules import Rules
-from hearts_env.smear_positions import SmearPositionBatch, check_batch
 
 Pos = SmearPositionBatch
 

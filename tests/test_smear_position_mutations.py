@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hearts_env import Table, make_rules
-from hearts_env.bits import U64
-from hearts_env.phases import PLAYING
+from hearts_env.core.bits import U64
+from hearts_env.core.phases import PLAYING
+from hearts_env.core.rules import Rules
+from hearts_env.games.smear.positions import SmearPositionBatch
 from hearts_env.presets import preset_names
-from hearts_env.rules import Rules
-from hearts_env.smear_positions import SmearPositionBatch
 
 CARD_SETS = ("hands", "played", "thrown", "received", "taken")
 ROWS = ("trick", "trick_seats", "bids", "totals", "stock")

@@ -19,11 +19,11 @@ import pytest
 
 import agents
 from hearts_env import Table, make_rules
-from hearts_env.bits import U64
-from hearts_env.phases import PLAYING
+from hearts_env.core.bits import U64
+from hearts_env.core.phases import PLAYING
+from hearts_env.games.smear.positions import SmearPositionBatch, check_batch
+from hearts_env.games.smear.worlds import knowledge, world_positions
 from hearts_env.presets import all_configs, preset_names
-from hearts_env.smear_positions import SmearPositionBatch, check_batch
-from hearts_env.smear_worlds import knowledge, world_positions
 from hearts_env.worlds import exact_count, sample_worlds
 
 CONFIGS = all_configs("smear")

@@ -11,10 +11,10 @@ import pytest
 
 from evaluation.duplicate import Tournament, TournamentConfig
 from hearts_env import make_rules, preset_names
+from hearts_env.core.rules import GAMES
 from hearts_env.games import FAMILIES, family, register, unregister
+from hearts_env.games.hearts.state import State
 from hearts_env.presets import PRESETS
-from hearts_env.rules import GAMES
-from hearts_env.state import State
 from hearts_env.table import Table
 from hearts_env.testing import check_agent, check_family
 from tests.plain_tricks import FAMILY, GAME, PRESET, PlainTricksEngine

@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hearts_env.cards import cards_of
-from hearts_env.engine import DONE
-from hearts_env.phases import BID, DISCARD, NAME_SUIT
+from hearts_env.core.cards import cards_of
+from hearts_env.core.phases import BID, DISCARD, NAME_SUIT
+from hearts_env.core.rules import PASS_DIRECTIONS, Rules
+from hearts_env.games.hearts.engine import DONE
 from hearts_env.presets import make_rules
-from hearts_env.rules import PASS_DIRECTIONS, Rules
 from hearts_env.table import STATE_VERSION, Table
 from tests.reference import ReferenceDeal
 from tests.reference_smear import ReferenceSmearDeal
@@ -185,7 +185,7 @@ def test_a_state_of_the_previous_version_loads_upgraded() -> None:
 
 def test_a_smear_state_of_the_previous_version_reads_its_phases_in_the_new_codes() -> None:
     """Version 1 numbered Smear's phases bid 3, name_suit 4, discard 5; loaded, they are the
-    one vocabulary's (hearts_env.phases), and the games go on as the saved ones would."""
+    one vocabulary's (hearts_env.core.phases), and the games go on as the saved ones would."""
     rules = make_rules("smear_widow")
     table = Table(rules, 3)
     table.reset(seed=5)

@@ -1,4 +1,4 @@
-"""Two decks: the card sets of :mod:`hearts_env.cardsets` and Cancellation Hearts on the engine.
+"""Two decks: the card sets of :mod:`hearts_env.core.cardsets` and Cancellation Hearts on the engine.
 
 The scripted deals use small decks (``removed`` = every card not listed; both copies of each
 listed card stay), six players and no passing unless a test says otherwise. Hands are written
@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hearts_env import cardsets
-from hearts_env.bits import U64, random_bit
-from hearts_env.cards import card_name, parse_card, parse_cards
-from hearts_env.engine import DONE, PASSING
+from hearts_env.core import cardsets
+from hearts_env.core.bits import U64, random_bit
+from hearts_env.core.cards import card_name, parse_card, parse_cards
+from hearts_env.core.rules import Rules
+from hearts_env.games.hearts.engine import DONE, PASSING
+from hearts_env.games.hearts.scoring import deal_points
 from hearts_env.presets import make_rules
-from hearts_env.rules import Rules
-from hearts_env.scoring import deal_points
 from hearts_env.spaces import observation_bounds
 from hearts_env.table import Table
 from tests.engine_deal import EngineDeal

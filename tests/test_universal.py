@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import hearts_env
-from hearts_env.families import family
+from hearts_env.games import family
 from hearts_env.observation import layout as native_layout
 from hearts_env.presets import all_configs, make_rules
 from hearts_env.table import Table

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from hearts_env import Table, make_rules
-from hearts_env.phases import PLAYING
-from hearts_env.rules import Rules
-from hearts_env.smear_worlds import world_positions as smear_world_positions
+from hearts_env.core.phases import PLAYING
+from hearts_env.core.rules import Rules
+from hearts_env.games.smear.worlds import world_positions as smear_world_positions
 from hearts_env.worlds import Worlds, sample_worlds, world_positions
 
 

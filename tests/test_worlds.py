@@ -17,12 +17,13 @@ from math import sqrt
 import numpy as np
 import pytest
 
-from hearts_env import Table, cardsets, layout, make_rules
-from hearts_env.bits import SUIT_MASK, U64, ZERO
-from hearts_env.cards import card_name, parse_cards
+from hearts_env import Table, layout, make_rules
+from hearts_env.core import cardsets
+from hearts_env.core.bits import SUIT_MASK, U64, ZERO
+from hearts_env.core.cards import card_name, parse_cards
+from hearts_env.core.rules import Rules
+from hearts_env.games.hearts.stock import remaining
 from hearts_env.presets import PRESETS, preset_names
-from hearts_env.rules import Rules
-from hearts_env.stock import remaining
 from hearts_env.worlds import _split_points, exact_count, knowledge, sample_worlds
 
 DIRECTIONS = ("left", "right", "across", "hold")

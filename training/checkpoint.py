@@ -16,7 +16,7 @@ import torch
 
 from agents.ppo import CHECKPOINT_FORMAT, FORMAT, PolicyValueNet, load_file, policy_file
 from evaluation.flags import non_negative_float, non_negative_int
-from hearts_env.rules import Rules
+from hearts_env.core.rules import Rules
 from hearts_env.table import Table
 from training.config import RESUMABLE_CHANGES, Args
 from training.rollout import League

@@ -37,7 +37,7 @@ from evaluation.flags import (
     positive_float,
     positive_int,
 )
-from hearts_env.formats import check_format
+from hearts_env.core.formats import check_format
 
 
 @dataclass
@@ -151,7 +151,7 @@ class Args:
     exactly as the uninterrupted one. Not with ``ray``."""
     obs_format: str = "float32"
     """How the rollout stores observations: ``float32``, ``uint8`` or ``packed`` (the engine's
-    card-set words, 8x smaller; unpacked on the policy's device, :mod:`hearts_env.formats`). The
+    card-set words, 8x smaller; unpacked on the policy's device, :mod:`hearts_env.core.formats`). The
     policy sees the same float32 observation either way."""
 
     def validate(self) -> Args:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hearts_env.rules import Rules
+from hearts_env.core.rules import Rules
 from training.config import Args, family_setting
 
 

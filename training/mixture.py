@@ -76,10 +76,10 @@ import agents
 from agents.ppo import PolicyValueNet, load_file, universal_policy_file
 from agents.shipped import shipped_path
 from evaluation.flags import ArgumentParser, Interrupted, add_debug, comma_list, run_command, signal_of
-from hearts_env.families import FAMILIES, family_of
+from hearts_env.core.rules import Rules
 from hearts_env.files import write_json
+from hearts_env.games import FAMILIES, family_of
 from hearts_env.presets import PRESETS, all_configs, make_rules, preset_names
-from hearts_env.rules import Rules
 from hearts_env.table import Table
 from hearts_env.universal import universal_view, vocabulary
 from training.config import (

@@ -103,8 +103,8 @@ import torch.nn.functional as F  # noqa: N812
 import agents
 from agents.ppo import PolicyValueNet, policy_file
 from evaluation.flags import ArgumentParser, Interrupted, add_debug, run_command, signal_of
-from hearts_env.families import family
 from hearts_env.files import OutputLock, write_json
+from hearts_env.games import family
 from hearts_env.observation import Layout
 from hearts_env.observation import layout as observation_layout
 from hearts_env.presets import make_rules

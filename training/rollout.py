@@ -13,10 +13,10 @@ import torch
 
 import agents
 from agents.ppo import PolicyValueNet, PPOAgent
-from hearts_env.families import family
-from hearts_env.formats import Packing, unpack
+from hearts_env.core.formats import Packing, unpack
+from hearts_env.core.rules import Rules
+from hearts_env.games import family
 from hearts_env.observation import Layout
-from hearts_env.rules import Rules
 from hearts_env.table import Table
 from hearts_env.universal import UniversalView
 from training.config import Args, family_setting
@@ -155,7 +155,7 @@ class Rollout:
         obs_format: str = "float32", packing: Packing | None = None,
     ) -> Rollout:  # fmt: skip
         """Room for ``steps`` steps of ``games`` games, every decision a learner's, the
-        observations stored in ``obs_format`` (:mod:`hearts_env.formats`; a compact format
+        observations stored in ``obs_format`` (:mod:`hearts_env.core.formats`; a compact format
         needs the layout's ``packing``)."""
         n = steps * games
         if obs_format == "float32":

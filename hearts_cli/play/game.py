@@ -19,8 +19,8 @@ import agents
 import hearts_env
 from evaluation.flags import build_agent
 from hearts_env import PRESETS, card_symbol, parse_card
-from hearts_env.bits import random_legal
-from hearts_env.cards import SUIT_SYMBOLS, SUITS
+from hearts_env.core.bits import random_legal
+from hearts_env.core.cards import SUIT_SYMBOLS, SUITS
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "help")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hearts_cli.play.game import Game, by_seat, counted_cards
-from hearts_env.cards import SUIT_SYMBOLS, SUITS
+from hearts_env.core.cards import SUIT_SYMBOLS, SUITS
 
 HELP = """\
   How to answer:

@@ -1,7 +1,7 @@
 """The rule options in words: the table of every ``Rules`` field in ``docs/rules.md``.
 
 :func:`describe_options` lists each field with its values, its default and its docstring (read
-from the source of :class:`~hearts_env.rules.Rules`), then the removal tables ``make_rules``
+from the source of :class:`~hearts_env.core.rules.Rules`), then the removal tables ``make_rules``
 knows.
 """
 
@@ -12,10 +12,9 @@ import inspect
 import re
 from dataclasses import MISSING, fields
 
-from hearts_env.cards import parse_cards
-from hearts_env.describe.prose import code, number, points_phrase, symbol
-from hearts_env.presets import PRESETS, REMOVAL_ORDERS, REMOVAL_TABLES
-from hearts_env.rules import (
+from hearts_env.core.cards import parse_cards
+from hearts_env.core.prose import code, number, points_phrase, symbol
+from hearts_env.core.rules import (
     _BOOLS,
     _INTS,
     BIDDINGS,
@@ -40,6 +39,7 @@ from hearts_env.rules import (
     TRUMP_CHOICES,
     Rules,
 )
+from hearts_env.presets import PRESETS, REMOVAL_ORDERS, REMOVAL_TABLES
 
 
 def _field_docs() -> dict[str, str]:
@@ -129,7 +129,7 @@ def describe_options() -> str:
     docstring, then the removal tables ``make_rules`` knows."""
     docs = _field_docs()
     lines = [
-        "Every field of `hearts_env.rules.Rules`; the defaults are a bare `Rules()`'s (each preset sets "
+        "Every field of `hearts_env.core.rules.Rules`; the defaults are a bare `Rules()`'s (each preset sets "
         "its own, as its section says). The meanings are the fields' docstrings.",
         "",
         "| option | values | default | meaning |",

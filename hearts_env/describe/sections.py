@@ -8,10 +8,10 @@ declares), and its readings and versions, each described by the topics it change
 
 from __future__ import annotations
 
-from hearts_env.describe.prose import code, join
-from hearts_env.family import Family
+from hearts_env.core.family import Family
+from hearts_env.core.prose import code, join
+from hearts_env.core.rules import Rules
 from hearts_env.presets import PRESETS, get_preset, make_rules
-from hearts_env.rules import Rules
 
 
 def _family(game: str) -> Family:

@@ -1,6 +1,6 @@
 """The game families' registry: the one place that maps ``Rules.game`` to its family's record.
 
-Each family declares its :class:`~hearts_env.family.Family` in a module of its own with the real
+Each family declares its :class:`~hearts_env.core.family.Family` in a module of its own with the real
 objects it is built from (:mod:`hearts_env.games.hearts`, :mod:`hearts_env.games.smear`); adding a
 family is one such module and one line in :data:`FAMILIES`, or, for a family defined outside the
 package (a plugin's, the tests' third family), one call of :func:`register`. The dispatchers that
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from hearts_env.family import Family
+from hearts_env.core.family import Family
+from hearts_env.core.layouts import Layout
+from hearts_env.core.rules import GAMES, Rules
 from hearts_env.games import hearts, smear
-from hearts_env.layouts import Layout
 from hearts_env.presets import PRESETS, Preset
-from hearts_env.rules import GAMES, Rules
 
 FAMILIES: dict[str, Family] = {record.name: record for record in (hearts.FAMILY, smear.FAMILY)}
 """Game family (``Rules.game``) -> its record."""

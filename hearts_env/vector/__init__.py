@@ -36,7 +36,7 @@ tournaments use.
   returns its final observation (``terminations`` true, an all-zero mask), and the *next*
   ``step`` restarts that game, ignoring its action (any int; reward 0, ``terminations``
   false). The default ``"same_step"`` restarts in the step that ended the episode.
-* ``obs_format="uint8"`` or ``"packed"`` (:mod:`hearts_env.formats`): the observation's 0/1
+* ``obs_format="uint8"`` or ``"packed"`` (:mod:`hearts_env.core.formats`): the observation's 0/1
   prefix as bytes, or as the engine's uint64 card-set words, with its real-valued part in
   ``obs["tail"]`` (float32); ``hearts_env.unpack(obs, env.layout, device=...)`` expands either
   into exactly the float32 observation (on a GPU too). Less to write per step, and to copy.

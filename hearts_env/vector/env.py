@@ -15,9 +15,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from hearts_env import spaces
-from hearts_env.bits import ZERO
-from hearts_env.engine import action_bits
-from hearts_env.formats import check_format
+from hearts_env.core.bits import ZERO
+from hearts_env.core.formats import check_format
+from hearts_env.games.hearts.engine import action_bits
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 from hearts_env.universal import UniversalView, check_layout, universal_space, universal_view
@@ -50,7 +50,7 @@ class HeartsVectorEnv(VectorEnv):
     ``gymnasium.vector.AutoresetMode``); ``action_mask``: ``"observation"`` (default: dict
     observations) or ``"info"`` (a Box observation, the mask in ``info["action_mask"]``).
     ``obs_format``: ``"float32"`` (default), ``"uint8"`` or ``"packed"``
-    (:mod:`hearts_env.formats`). ``layout``: ``"native"`` (default: the configuration's own
+    (:mod:`hearts_env.core.formats`). ``layout``: ``"native"`` (default: the configuration's own
     observation and actions) or ``"universal"`` (the family's universal observation and action
     vocabulary, :mod:`hearts_env.universal`: one shape for every preset and player count of the
     family; float32 only). Other keyword
@@ -472,7 +472,7 @@ class HeartsVectorEnv(VectorEnv):
 
     def legal_masks(self) -> np.ndarray:
         """(B,) uint64: the acting seats' legal cards as bitmasks (bit c = card c), for fast
-        agents (see :func:`hearts_env.bits.random_bit`)."""
+        agents (see :func:`hearts_env.core.bits.random_bit`)."""
         self._usable("legal_masks")
         if self._last is None:
             raise RuntimeError("legal_masks() before reset(): call reset() first")

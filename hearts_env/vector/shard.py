@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.bits import random_bit, random_legal, unpack
-from hearts_env.rules import Rules
+from hearts_env.core.bits import random_bit, random_legal, unpack
+from hearts_env.core.rules import Rules
 from hearts_env.table import StepResult, Table
 from hearts_env.vector.buffers import Buffers
 

@@ -18,7 +18,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
-from hearts_env.rules import Rules
+from hearts_env.core.rules import Rules
 from hearts_env.vector.buffers import Buffers
 from hearts_env.vector.shard import Shard
 

@@ -3,9 +3,9 @@
 :func:`hearts_env.worlds.sample_worlds` and :func:`~hearts_env.worlds.exact_count` take Smear
 observations too (the sampler of every family); this module says what a Smear observation
 fixes (:func:`knowledge`) and turns sampled worlds into
-:class:`~hearts_env.smear_positions.SmearPositionBatch` rows for the search agent
+:class:`~hearts_env.games.smear.positions.SmearPositionBatch` rows for the search agent
 (:func:`world_positions`). The counting and the uniform draw are the shared
-sampler's (:mod:`hearts_env.sampler`), over Smear's suits: once trumps are known, the trump suit
+sampler's (:mod:`hearts_env.core.sampler`), over Smear's suits: once trumps are known, the trump suit
 takes in the jick and the jokers, and the jick leaves its printed suit (as following suit does).
 
 **What constrains a world** during play (only facts the observation records):
@@ -38,12 +38,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from hearts_env.bits import BIT, EMPTY, U64, unpack
-from hearts_env.cards import card_symbol
-from hearts_env.rules import Rules
-from hearts_env.sampler import Knowledge, Worlds, _count, check_worlds, read_observation
-from hearts_env.smear_observation import bid_decisions, smear_layout
-from hearts_env.smear_positions import SmearPositionBatch, bidding_fault
+from hearts_env.core.bits import BIT, EMPTY, U64, unpack
+from hearts_env.core.cards import card_symbol
+from hearts_env.core.rules import Rules
+from hearts_env.core.sampler import Knowledge, Worlds, _count, check_worlds, read_observation
+from hearts_env.games.smear.observation import bid_decisions, smear_layout
+from hearts_env.games.smear.positions import SmearPositionBatch, bidding_fault
 
 _JACK, _TEN, _TREY = 9, 8, 1
 _ANY = 1 << 30  # no upper bound on a count

@@ -2,7 +2,7 @@
 
 Seats in the observation are *relative*: relative seat 0 is the observer, 1 the player on his
 left (who plays after him), and so on. Card pieces are one slot per card index (52 standard
-cards; 54 when the variant has jokers), in the index order of :mod:`hearts_env.cards`. With two
+cards; 54 when the variant has jokers), in the index order of :mod:`hearts_env.core.cards`. With two
 decks (Cancellation Hearts) the card pieces ``hand``, ``played_by_seat``, ``passed``,
 ``received`` and ``kitty`` hold counts (0, 1, 2) instead of 0/1; ``current_trick`` still holds
 one card per position.
@@ -57,12 +57,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from hearts_env import cardsets
-from hearts_env.bits import BIT, U64, ZERO
-from hearts_env.engine import Engine, State
-from hearts_env.layouts import Layout, Packing
-from hearts_env.phases import DONE, PHASE_CODES, PHASE_NAMES
-from hearts_env.rules import Rules
+from hearts_env.core import cardsets
+from hearts_env.core.bits import BIT, U64, ZERO
+from hearts_env.core.layouts import Layout, Packing
+from hearts_env.core.phases import DONE, PHASE_CODES, PHASE_NAMES
+from hearts_env.core.rules import Rules
+from hearts_env.games.hearts.engine import Engine, State
 
 POINT_SCALE = 1 / 26
 """Card points are divided by 26 so standard Hearts' Q♠ reads 0.5 in every variant."""
@@ -292,7 +292,7 @@ class Observer:
     ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
         """The ``"uint8"`` (B, bit_count) or ``"packed"`` (B, words) observation of ``seats``
         and its float32 tail (B, D - bit_count), written into ``out`` / ``tail`` if given
-        (:mod:`hearts_env.formats`; ``constants=False``: ``tail`` holds ``card_values``)."""
+        (:mod:`hearts_env.core.formats`; ``constants=False``: ``tail`` holds ``card_values``)."""
         batch, packing = len(seats), self.layout.packing
         pieces, points, totals = self._pieces(s, seats)
         if tail is None:

@@ -38,11 +38,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hearts_env.bits import BIT, EMPTY, SUIT_MASK, U64, ZERO, unpack
-from hearts_env.cards import card_name, card_symbol, cards_of, parse_card
-from hearts_env.core import BatchState, CardEngine, DecisionPhase, action_bits, next_where
-from hearts_env.phases import BID, DISCARD, DONE, NAME_SUIT, PLAYING
-from hearts_env.rules import SMEAR_CATEGORIES, Rules
+from hearts_env.core.bits import BIT, EMPTY, SUIT_MASK, U64, ZERO, unpack
+from hearts_env.core.cards import card_name, card_symbol, cards_of, parse_card
+from hearts_env.core.engine import BatchState, CardEngine, DecisionPhase, action_bits, next_where
+from hearts_env.core.phases import BID, DISCARD, DONE, NAME_SUIT, PLAYING
+from hearts_env.core.rules import SMEAR_CATEGORIES, Rules
 
 NOT_IN_PLAY, NOBODY = -1, -2
 """Category results besides a side index: the card was not in play / nobody scored it (a tie)."""
@@ -106,7 +106,7 @@ class TrumpTables:
 
 @dataclass
 class SmearState(BatchState):
-    """Arrays of B Smear games (besides :class:`~hearts_env.core.BatchState`'s: there ``totals``,
+    """Arrays of B Smear games (besides :class:`~hearts_env.core.engine.BatchState`'s: there ``totals``,
     ``deal_points`` and ``team_points`` are each seat's side's, ``chips`` stay 0 (Smear has no
     settlement), ``cancelled`` is a throw-in); shapes ``(B,)``, ``(B, P)`` (seats), ``(B, L)``
     (trick plays)."""
@@ -294,8 +294,8 @@ class SmearEngine(CardEngine):
 
     def set_positions(self, s: SmearState, rows: np.ndarray, pos: Any, check_trick: bool = True) -> None:
         """Start the games ``rows`` from the positions ``pos`` (a
-        :class:`~hearts_env.smear_positions.SmearPositionBatch` of ``len(rows)``, checked by
-        :func:`~hearts_env.smear_positions.check_batch`): the finished tricks as given, then the
+        :class:`~hearts_env.games.smear.positions.SmearPositionBatch` of ``len(rows)``, checked by
+        :func:`~hearts_env.games.smear.positions.check_batch`): the finished tricks as given, then the
         trick in progress played again from its leader. ``ValueError`` names a trick card played
         out of turn or against the rules; ``check_trick=False`` does not ask the rules (a sampled
         world may give a seat cards that, as it played, it could not have held)."""
@@ -334,7 +334,7 @@ class SmearEngine(CardEngine):
 
     def upgrade_saved(self, fields: dict[str, Any], batch: int) -> dict[str, Any]:
         """A version-1 state numbered Smear's phases apart from the Hearts family's (bid 3,
-        name_suit 4, discard 5): the same phases in :mod:`hearts_env.phases`' codes."""
+        name_suit 4, discard 5): the same phases in :mod:`hearts_env.core.phases`' codes."""
         phase = fields.get("phase")
         if isinstance(phase, np.ndarray) and phase.dtype == np.int64:
             old = [phase == 3, phase == 4, phase == 5]
@@ -419,7 +419,7 @@ class SmearEngine(CardEngine):
         bits: np.ndarray | None = None,
     ) -> np.ndarray:
         """(B,) bool: actions not legal for the acting seats (finished games never flagged).
-        ``legal`` / ``bits``: :meth:`legal` of ``s`` and :func:`~hearts_env.core.action_bits` of
+        ``legal`` / ``bits``: :meth:`legal` of ``s`` and :func:`~hearts_env.core.engine.action_bits` of
         ``actions``, if already known."""
         legal = self.legal(s) if legal is None else legal
         bits = action_bits(actions) if bits is None else bits

@@ -1,6 +1,6 @@
 """Smear's observation: one ego-centric float32 vector per player, built from named pieces.
 
-Seats are relative, as in the Hearts family (:mod:`hearts_env.hearts_observation`): relative seat 0 is
+Seats are relative, as in the Hearts family (:mod:`hearts_env.games.hearts.observation`): relative seat 0 is
 the observer, 1 the player on his left, and so on. Card pieces have one slot per card index
 (52, then JK1 and JK2 where the deck has them: ``rules.card_slots``). "Side" pieces give, for
 each relative seat, that seat's side's value (partners show the same number).
@@ -42,11 +42,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from hearts_env.bits import BIT, ZERO, unpack
-from hearts_env.layouts import Layout, Packing
-from hearts_env.phases import DONE, PHASE_NAMES
-from hearts_env.rules import Rules
-from hearts_env.smear import SmearEngine, SmearState, game_points_of
+from hearts_env.core.bits import BIT, ZERO, unpack
+from hearts_env.core.layouts import Layout, Packing
+from hearts_env.core.phases import DONE, PHASE_NAMES
+from hearts_env.core.rules import Rules
+from hearts_env.games.smear.engine import SmearEngine, SmearState, game_points_of
 
 GAME_POINTS_SCALE = 1 / 80
 """Every "game" card point in the deck (A 4, K 3, Q 2, J 1, 10 10 in four suits) is 80."""
@@ -60,7 +60,7 @@ PIECE_AXES: dict[str, tuple[str, ...]] = {
     "deal_index": ("flag",), "hand_sizes": ("seat",), "stock_left": ("flag",),
 }  # fmt: skip
 """What each axis of each piece runs over, in the layout's order (see
-:data:`hearts_env.hearts_observation.PIECE_AXES`; ``bid`` and ``category`` are named axes)."""
+:data:`hearts_env.games.hearts.observation.PIECE_AXES`; ``bid`` and ``category`` are named axes)."""
 
 
 def bid_decisions(rules: Rules) -> list[str]:
@@ -215,7 +215,7 @@ class SmearObserver:
         tail: np.ndarray | None = None, constants: bool = True,
     ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
         """The ``"uint8"`` or ``"packed"`` observation and its float32 tail
-        (:mod:`hearts_env.formats`), converted from the float32 one (Smear builds no bit stream)."""
+        (:mod:`hearts_env.core.formats`), converted from the float32 one (Smear builds no bit stream)."""
         full = self(s, seats)
         packing = self.layout.packing
         bits = full[:, : packing.bit_count].astype(np.uint8)

@@ -1,6 +1,6 @@
 """The trick-taking core under both engines: what a batch of card games needs whatever its rules.
 
-Each family's engine (:class:`hearts_env.engine.Engine`, :class:`hearts_env.smear.SmearEngine`)
+Each family's engine (:class:`hearts_env.games.hearts.Engine`, :class:`hearts_env.games.smear.Engine`)
 is a :class:`CardEngine` and steps a :class:`BatchState`; the rules themselves (legal cards,
 trick winners, scoring) stay in the family's engine. What lives here, once:
 
@@ -21,7 +21,7 @@ decision phases        :class:`DecisionPhase` (a phase's legal decisions and its
 forfeits               :meth:`CardEngine.forfeit`: the acting seat played illegally
 =====================  =======================================================================
 
-The phase codes are :mod:`hearts_env.phases` (one vocabulary for every family).
+The phase codes are :mod:`hearts_env.core.phases` (one vocabulary for every family).
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hearts_env.bits import BIT, EMPTY, U64, ZERO
-from hearts_env.phases import PLAYING
-from hearts_env.rules import Rules
+from hearts_env.core.bits import BIT, EMPTY, U64, ZERO
+from hearts_env.core.phases import PLAYING
+from hearts_env.core.rules import Rules
 
 _ACTION_BIT = np.concatenate([[0], BIT[:54], [0]]).astype(U64)
 
@@ -70,7 +70,7 @@ def _shared() -> Any:
 class BatchState:
     """Arrays of B games, every field with a leading batch axis: the fields every family has.
 
-    A family's state (:class:`hearts_env.state.State`, :class:`hearts_env.smear.SmearState`)
+    A family's state (:class:`hearts_env.games.hearts.State`, :class:`hearts_env.games.smear.State`)
     adds its own; seats are absolute (P players), card sets ``uint64`` bitmasks.
     """
 
@@ -79,7 +79,7 @@ class BatchState:
     taken: np.ndarray = _shared()  # (B, P) uint64: cards won in tricks
     received: np.ndarray = _shared()  # (B, P) uint64: cards each seat received (pass, widow, stock)
     current: np.ndarray = _shared()  # (B,) int64: seat to act
-    phase: np.ndarray = _shared()  # (B,) int64: a code of hearts_env.phases
+    phase: np.ndarray = _shared()  # (B,) int64: a code of hearts_env.core.phases
     leader: np.ndarray = _shared()  # (B,) int64: seat that led (or leads) the current trick
     lead_suit: np.ndarray = _shared()  # (B,) int64: the suit led
     trick_number: np.ndarray = _shared()  # (B,) int64: 0 = first trick
@@ -98,7 +98,7 @@ class BatchState:
     lockstep: bool = field(default=False, kw_only=True)
     """Every game passes or plays (none is DONE or deciding) at the same ``position``: the
     engine treats the position as one number for the whole batch (the Hearts family; see
-    :meth:`hearts_env.state.State.sync`)."""
+    :meth:`hearts_env.games.hearts.state.State.sync`)."""
     all_playing: bool = field(default=False, kw_only=True)
     """Every game is in the play phase."""
     per_game: bool = field(default=False, kw_only=True)
@@ -222,7 +222,7 @@ class CardEngine:
     def shuffled_hands(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
         """Random deals: hand masks (batch, P) and the undealt cards' masks (batch,) (the
         kitty, the widow and stock), from ``rng.permuted``; with two decks both words,
-        ``[..., 0]`` and ``[..., 1]`` (see :func:`hearts_env.cardsets.stack`).
+        ``[..., 0]`` and ``[..., 1]`` (see :func:`hearts_env.core.cardsets.stack`).
 
         Tournaments deal with this (their published results replay it); environments use the
         faster :meth:`random_hands`."""
@@ -254,7 +254,7 @@ class CardEngine:
     ) -> None:  # fmt: skip
         """Start a deal in games ``rows`` with the given hand masks (k, P) and the undealt
         cards' masks (k,) (the kitty); with two decks both words of each, (k, P, 2) and (k, 2)
-        (:func:`hearts_env.cardsets.stack`). ``stock_cards`` (k, S) int64: the undealt cards'
+        (:func:`hearts_env.core.cardsets.stack`). ``stock_cards`` (k, S) int64: the undealt cards'
         order where the rules draw from them (Domino Hearts' stock; Smear's widow first, then
         its stock).
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.cards import (
+from hearts_env.core.cards import (
     HEARTS,
     NUM_CARDS,
     NUM_RANKS,
@@ -147,7 +147,7 @@ class Rules:
     """Players at the table, seats 0..n-1 clockwise."""
     decks: int = 1
     """Decks shuffled together: 1, or 2 (Cancellation Hearts: every card twice; two identical
-    cards in one trick cancel each other, see :meth:`hearts_env.engine.Engine.cancellation_winner`)."""
+    cards in one trick cancel each other, see :meth:`hearts_env.games.hearts.Engine.cancellation_winner`)."""
     removed: tuple[int, ...] = ()
     """Cards taken out of the deck (so that hands are equal, or before a widow is set aside;
     with two decks both copies)."""

@@ -14,7 +14,7 @@ Two forms:
   seats, checked with an error that names what is inconsistent (a card in two places, a hand
   of the wrong size, a trick played out of turn or against the rules);
 * :class:`PositionBatch`: K positions as arrays (card sets as ``uint64`` masks), what the engine
-  reads (:meth:`hearts_env.engine.Engine.set_positions`) and what the search agent builds by the
+  reads (:meth:`hearts_env.games.hearts.engine.Engine.set_positions`) and what the search agent builds by the
   thousand; :func:`check_batch` validates it with the same messages.
 
 The trick in progress is played again on the engine from its leader, so the engine itself
@@ -24,11 +24,11 @@ round starts from its deal (``reset(options={"hands": ...})``) and the decisions
 
 Two decks (Cancellation Hearts): every card set may hold both copies of a card (a card listed
 twice in a :class:`Position`, a second ``*_hi`` word in a :class:`PositionBatch`, as in
-:mod:`hearts_env.cardsets`); the trick's cards are its leader's and his followers' in turn (so
+:mod:`hearts_env.core.cardsets`); the trick's cards are its leader's and his followers' in turn (so
 a pair on the table has two players); ``tricks_won`` counts the tricks taken and the cards of
 the tricks cancelled since the last one taken are ``carried`` to the next trick's winner (with
 the kitty, while every trick so far was cancelled). Smear's positions are
-:mod:`hearts_env.smear_positions`' (``NotImplementedError`` here).
+:mod:`hearts_env.games.smear.positions`' (``NotImplementedError`` here).
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env import cardsets
-from hearts_env.bits import EMPTY
-from hearts_env.cards import NUM_CARDS, SUIT_MASKS, card_name, cards_of, parse_card
-from hearts_env.engine import Engine
-from hearts_env.rules import PASS_DIRECTIONS, Rules
+from hearts_env.core import cardsets
+from hearts_env.core.bits import EMPTY
+from hearts_env.core.cards import NUM_CARDS, SUIT_MASKS, card_name, cards_of, parse_card
+from hearts_env.core.rules import PASS_DIRECTIONS, Rules
+from hearts_env.games.hearts.engine import Engine
 
 Cards = Sequence[int | str]
 
@@ -58,11 +58,11 @@ class PositionBatch:
     ``leader`` who led it (who leads next when it is empty). ``kitty`` is the leftover's cards
     whether taken yet or not (``first_trick_winner`` took it with the first trick, ``-1``
     before); ``stock`` and ``stock_pos`` are Domino Hearts' undealt cards in draw order and how
-    many are drawn. ``voids`` are :class:`~hearts_env.state.State` bits (``4 * seat + suit``);
+    many are drawn. ``voids`` are :class:`~hearts_env.games.hearts.state.State` bits (``4 * seat + suit``);
     the current trick's show-outs are added when it is played again.
 
     Two decks (Cancellation Hearts): every card set is a pair of words, the ``*_hi`` fields
-    holding the cards it has twice (:mod:`hearts_env.cardsets`; they default to zeros, all a
+    holding the cards it has twice (:mod:`hearts_env.core.cardsets`; they default to zeros, all a
     one-deck batch needs). ``trick_number`` counts the cancelled tricks too, ``tricks_won`` the
     tricks taken; ``carried`` (``carried_hi``) are the cards of the cancelled tricks since the
     last trick taken, which the next trick's winner takes with it (the kitty among them when
@@ -96,7 +96,7 @@ class PositionBatch:
     stock: np.ndarray  # (K, S) int64
     stock_pos: np.ndarray  # (K,) int64
     # Two decks (Cancellation Hearts): each card set above has a second word, of the cards it
-    # holds twice (hearts_env.cardsets); zeros when not given (one deck).
+    # holds twice (hearts_env.core.cardsets); zeros when not given (one deck).
     hands_hi: np.ndarray | None = None  # (K, P) uint64
     played_hi: np.ndarray | None = None  # (K, P) uint64
     taken_hi: np.ndarray | None = None  # (K, P) uint64
@@ -223,7 +223,7 @@ def _mask(cards: Cards | None, what: str, rules: Rules) -> int:
 
 
 def _words(cards: Cards | None, what: str, rules: Rules) -> tuple[int, int]:
-    """``cards`` as the ``(lo, hi)`` words of :mod:`hearts_env.cardsets`: one deck, the mask and
+    """``cards`` as the ``(lo, hi)`` words of :mod:`hearts_env.core.cardsets`: one deck, the mask and
     0; two decks, a card listed twice for both copies."""
     if rules.decks == 1:
         return _mask(cards, what, rules), 0
@@ -512,7 +512,8 @@ def _check_arrays(rules: Rules, batch: PositionBatch) -> None:
     every field the rules have no use for at its neutral value (vectorised: this runs before
     the per-position checks)."""
     if not isinstance(batch, PositionBatch):
-        raise TypeError(f"positions must be a hearts_env.positions.PositionBatch, got {type(batch).__name__}")
+        got = type(batch).__name__
+        raise TypeError(f"positions must be a hearts_env.games.hearts.PositionBatch, got {got}")
     p, s = rules.num_players, rules.stock_size
     if not isinstance(batch.leader, np.ndarray) or batch.leader.ndim != 1:
         raise TypeError(f"leader must be a (K,) int64 array, got {batch.leader!r}")
@@ -1000,7 +1001,7 @@ def _check_two_decks(rules: Rules, batch: PositionBatch, i: int, where: str) -> 
             if int(hi[seat]) & ~int(lo[seat]):
                 raise ValueError(
                     f"{where}{name}_hi of seat {seat} holds {_names(int(hi[seat]) & ~int(lo[seat]))} "
-                    f"twice but {name} not once (hi within lo, hearts_env.cardsets)"
+                    f"twice but {name} not once (hi within lo, hearts_env.core.cardsets)"
                 )
         return [counter(lo[seat], hi[seat]) for seat in range(p)]
 
@@ -1120,7 +1121,7 @@ def position_of(engine: Any, state: Any, game: int) -> Position:
     """The position of ``game`` in ``state`` (a Hearts-family engine's), as a :class:`Position`."""
     rules: Rules = engine.rules
     _refuse(rules)
-    from hearts_env.phases import PLAYING  # noqa: PLC0415
+    from hearts_env.core.phases import PLAYING  # noqa: PLC0415
 
     s, g, p = state, game, rules.num_players
     if int(s.phase[g]) != PLAYING:

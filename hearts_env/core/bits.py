@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hearts_env.cards import NUM_RANKS, NUM_SUITS
+from hearts_env.core.cards import NUM_RANKS, NUM_SUITS
 
 U64 = np.uint64
 ZERO = U64(0)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hearts_env.cards import JOKERS, NUM_RANKS, NUM_STANDARD_CARDS, SUIT_SYMBOLS, cards_of, parse_card
-from hearts_env.decisions import _TEN_OF_DIAMONDS
-from hearts_env.describe.parts import CARDS_EACH, CARDS_REMOVED, Column, Topic, actions
-from hearts_env.describe.prose import (
+from hearts_env.core.cards import JOKERS, NUM_RANKS, NUM_STANDARD_CARDS, SUIT_SYMBOLS, cards_of, parse_card
+from hearts_env.core.family import default_reward
+from hearts_env.core.prose import (
     code,
     in_play,
     number,
@@ -24,8 +23,9 @@ from hearts_env.describe.prose import (
     symbol,
     symbols,
 )
-from hearts_env.family import default_reward
-from hearts_env.rules import QUEEN_OF_SPADES, SUIT_LETTERS, Rules
+from hearts_env.core.rules import QUEEN_OF_SPADES, SUIT_LETTERS, Rules
+from hearts_env.core.topics import CARDS_EACH, CARDS_REMOVED, Column, Topic, actions
+from hearts_env.games.hearts.decisions import _TEN_OF_DIAMONDS
 
 _ACE_OF_SPADES, _KING_OF_SPADES, _QUEEN_OF_CLUBS, _QUEEN_OF_DIAMONDS, _QUEEN_OF_HEARTS = (
     parse_card(c) for c in ("AS", "KS", "QC", "QD", "QH")

@@ -1,12 +1,13 @@
 """The batch state of the Hearts-family engine: one record of arrays, every field with a leading
-batch axis (B games): the fields every family has (:class:`hearts_env.core.BatchState`), then the
+batch axis (B games): the fields every family has (:class:`hearts_env.core.engine.BatchState`), then the
 Hearts family's own.
 
-It sits below the engine (:mod:`hearts_env.engine`, which steps it) and the modules the engine
-calls (:mod:`hearts_env.decisions`, :mod:`hearts_env.stock`), so they all name one type without
+It sits below the engine (:mod:`hearts_env.games.hearts.engine`, which steps it) and the modules the engine
+calls (:mod:`~hearts_env.games.hearts.decisions`, :mod:`~hearts_env.games.hearts.stock`), so they all name one
+type without
 importing one another. Hands, cards taken and cards played are ``uint64`` bitmasks (bit ``c`` =
-card ``c``); with two decks each card set has a second word (``*_hi``, :mod:`hearts_env.cardsets`).
-The phase codes are :mod:`hearts_env.phases`.
+card ``c``); with two decks each card set has a second word (``*_hi``, :mod:`hearts_env.core.cardsets`).
+The phase codes are :mod:`hearts_env.core.phases`.
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ from typing import ClassVar
 
 import numpy as np
 
-from hearts_env.core import BatchState
-from hearts_env.phases import DONE, PASSING, PLAYING
+from hearts_env.core.engine import BatchState
+from hearts_env.core.phases import DONE, PASSING, PLAYING
 
 __all__ = ["DONE", "PASSING", "PLAYING", "State"]
 
 
 @dataclass
 class State(BatchState):
-    """Arrays of B Hearts-family games (besides :class:`~hearts_env.core.BatchState`'s). Shapes:
+    """Arrays of B Hearts-family games (besides :class:`~hearts_env.core.engine.BatchState`'s). Shapes:
     ``(B,)`` or ``(B, P)`` with P players (seats, not relative)."""
 
     chosen: np.ndarray  # (B, P) uint64: cards each seat chose to pass (passed, after the exchange)
@@ -60,7 +61,7 @@ class State(BatchState):
     decision_log: np.ndarray  # (B, P) uint64: bit k = decision k made by that seat this deal
     trick_size: np.ndarray  # (B,) int64: cards the current trick will hold (players in, Domino)
     # Two decks (rules.decks = 2): each card set above is (word, word_hi), word_hi the cards it
-    # holds twice (hearts_env.cardsets). With one deck these stay 0 and nothing reads them.
+    # holds twice (hearts_env.core.cardsets). With one deck these stay 0 and nothing reads them.
     hands_hi: np.ndarray  # (B, P) uint64
     taken_hi: np.ndarray  # (B, P) uint64
     held_hi: np.ndarray  # (B, P) uint64

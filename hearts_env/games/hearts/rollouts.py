@@ -29,8 +29,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hearts_env.bits import BIT, SUIT_MASK, U64, ZERO, random_bit
-from hearts_env.cards import HEARTS, parse_card
+from hearts_env.core.bits import BIT, SUIT_MASK, U64, ZERO, random_bit
+from hearts_env.core.cards import HEARTS, parse_card
 
 ROLLOUTS = ("random", "lowest", "ducker", "fast")
 """The rollout players' names."""

@@ -1,6 +1,6 @@
 """Smear positions: start a Smear deal from any point of its play, not only from the deal.
 
-The Hearts family's positions (:mod:`hearts_env.positions`) have Smear's counterpart here, as
+The Hearts family's positions (:mod:`hearts_env.games.hearts.positions`) have Smear's counterpart here, as
 arrays: :class:`SmearPositionBatch` holds K positions of the play phase (the bids made, the
 pitcher and trumps known, the discards and draws done), by absolute seat. A card is in exactly
 one place: a hand, played (the current trick's cards included), thrown away (discards, the
@@ -12,7 +12,7 @@ by :func:`check_batch`, whose errors name what is inconsistent), :meth:`hearts_e
 reads one game back as a batch of one. The trick in progress is played again on the engine
 from its leader, so the suit led, the plays left in a turn (nine-card Smear's extra trumps on
 the first trick) and the legality of each card are the engine's own. The search agent
-``pimc`` builds these from sampled worlds (:func:`hearts_env.smear_worlds.world_positions`).
+``pimc`` builds these from sampled worlds (:func:`hearts_env.games.smear.worlds.world_positions`).
 
 **What a position must be** (:func:`check_batch`, before anything changes; one ``TypeError`` or
 ``ValueError`` naming the position, the field, the value and what it should be):
@@ -45,11 +45,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from hearts_env.bits import EMPTY, U64, ZERO
-from hearts_env.cards import card_symbol, cards_of
-from hearts_env.phases import PLAYING
-from hearts_env.rules import Rules
-from hearts_env.smear import SmearEngine
+from hearts_env.core.bits import EMPTY, U64, ZERO
+from hearts_env.core.cards import card_symbol, cards_of
+from hearts_env.core.phases import PLAYING
+from hearts_env.core.rules import Rules
+from hearts_env.games.smear.engine import SmearEngine
 
 MAX_TOTAL = 10**9
 """The largest game total (either sign) a position may carry: far beyond any game's, and far

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from hearts_env.describe.smear import COLUMNS, TOPICS
-from hearts_env.family import Family, Positions
-from hearts_env.smear import SmearEngine, deal_info
-from hearts_env.smear_observation import PIECE_AXES, SmearObserver, axis_names, smear_bounds, smear_layout
-from hearts_env.smear_positions import SmearPositionBatch, check_batch, position_of
-from hearts_env.smear_worlds import knowledge, world_positions
-from hearts_env.texts import smear_text
+from hearts_env.core.family import Family, Positions
+from hearts_env.core.texts import smear_text
+from hearts_env.games.smear.describe import COLUMNS, TOPICS
+from hearts_env.games.smear.engine import SmearEngine, deal_info
+from hearts_env.games.smear.observation import (
+    PIECE_AXES,
+    SmearObserver,
+    axis_names,
+    smear_bounds,
+    smear_layout,
+)
+from hearts_env.games.smear.positions import SmearPositionBatch, check_batch, position_of
+from hearts_env.games.smear.worlds import knowledge, world_positions
 
 FAMILY = Family(
     name="smear",

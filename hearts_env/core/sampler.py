@@ -12,13 +12,13 @@ from math import comb, factorial
 
 import numpy as np
 
-from hearts_env import cardsets
-from hearts_env.bits import BIT, EMPTY, U64, ZERO, unpack
-from hearts_env.cards import SUIT_SYMBOLS, card_symbol, parse_card
-from hearts_env.hearts_observation import hearts_layout
-from hearts_env.layouts import Layout
-from hearts_env.positions import PositionBatch
-from hearts_env.rules import Rules
+from hearts_env.core import cardsets
+from hearts_env.core.bits import BIT, EMPTY, U64, ZERO, unpack
+from hearts_env.core.cards import SUIT_SYMBOLS, card_symbol, parse_card
+from hearts_env.core.layouts import Layout
+from hearts_env.core.rules import Rules
+from hearts_env.games.hearts.observation import hearts_layout
+from hearts_env.games.hearts.positions import PositionBatch
 
 _CHUNK = 4096
 """Worlds dealt at once (bounds the memory of the dealing arrays)."""
@@ -82,7 +82,7 @@ class Worlds:
     """Sampled worlds of one observation, as card sets by relative seat.
 
     One deck: ``hands`` is (W, P) uint64 and ``rest`` (W,) uint64. Two decks: ``hands`` is
-    (W, P, 2) and ``rest`` (W, 2), the ``(lo, hi)`` words of :mod:`hearts_env.cardsets`
+    (W, P, 2) and ``rest`` (W, 2), the ``(lo, hi)`` words of :mod:`hearts_env.core.cardsets`
     stacked on a last axis. ``hands[:, 0]`` is the observer's own hand; ``rest`` holds the
     unseen kitty or stock (0 when there is none). Drawn for a batch of observations, both have
     a leading (B,) axis.
@@ -489,7 +489,7 @@ def _nearest_split(values: dict[int, int], targets: list[int], fixed: dict[int, 
 
 
 def _voids(piece: Callable[[str], np.ndarray]) -> int:
-    """The :class:`~hearts_env.state.State` voids bits of the observation's ``known_voids``."""
+    """The :class:`~hearts_env.games.hearts.state.State` voids bits of the observation's ``known_voids``."""
     voids = 0
     for seat, suits in enumerate(piece("known_voids")):
         for suit in np.flatnonzero(suits):
@@ -520,7 +520,7 @@ def _decisions(rules: Rules, piece: Callable[[str], np.ndarray]) -> tuple[list[i
 def world_positions(
     rules: Rules, observation: np.ndarray, worlds: Worlds, rng: np.random.Generator
 ) -> PositionBatch:
-    """The W worlds of one observation as positions (:class:`hearts_env.positions.PositionBatch`,
+    """The W worlds of one observation as positions (:class:`hearts_env.games.hearts.positions.PositionBatch`,
     W rows), seats relative to the observer (seat 0), so a table started from them plays on
     from where the observer stands in each world. The play phase; one deck or two.
 
@@ -658,7 +658,7 @@ def world_positions(
 
 
 def _copy_words(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Copies (..., C) of each card (0, 1, 2) as the ``(lo, hi)`` words of :mod:`hearts_env.cardsets`."""
+    """Copies (..., C) of each card (0, 1, 2) as the ``(lo, hi)`` words of :mod:`hearts_env.core.cardsets`."""
     bits = BIT[: counts.shape[-1]]
     lo = np.bitwise_or.reduce(np.where(counts >= 1, bits, ZERO), axis=-1)
     return lo, np.bitwise_or.reduce(np.where(counts >= 2, bits, ZERO), axis=-1)

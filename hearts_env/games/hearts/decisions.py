@@ -25,18 +25,18 @@ from typing import Protocol
 
 import numpy as np
 
-from hearts_env.bits import BIT, U64
-from hearts_env.cards import parse_card
-from hearts_env.core import DecisionPhase
-from hearts_env.phases import BID, DECLARE, MOON_CHOICE, NAME_SUIT
-from hearts_env.rules import Rules
-from hearts_env.state import State
+from hearts_env.core.bits import BIT, U64
+from hearts_env.core.cards import parse_card
+from hearts_env.core.engine import DecisionPhase
+from hearts_env.core.phases import BID, DECLARE, MOON_CHOICE, NAME_SUIT
+from hearts_env.core.rules import Rules
+from hearts_env.games.hearts.state import State
 
 _TEN_OF_DIAMONDS = parse_card("TD")
 
 
 class DecisionEngine(Protocol):
-    """What a decision phase asks of the engine that runs it (:class:`hearts_env.engine.Engine`
+    """What a decision phase asks of the engine that runs it (:class:`hearts_env.games.hearts.engine.Engine`
     is one): the rules, the seats, and the two ways a decision round ends."""
 
     rules: Rules

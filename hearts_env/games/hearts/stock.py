@@ -4,15 +4,15 @@ A player who must follow and holds no card of the suit led draws from the top of
 until he draws one or the stock is empty (chance, never a decision); a player whose hand is
 empty is out for the rest of the deal and the turn skips him; when at most one player is still
 in, he takes his hand and the rest of the stock (nobody in: the last trick's winner takes the
-stock). Every function works on the games ``rows`` of a :class:`~hearts_env.state.State`.
+stock). Every function works on the games ``rows`` of a :class:`~hearts_env.games.hearts.state.State`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from hearts_env.bits import BIT, SUIT_MASK, SUIT_OF, U64, ZERO, unpack
-from hearts_env.state import State
+from hearts_env.core.bits import BIT, SUIT_MASK, SUIT_OF, U64, ZERO, unpack
+from hearts_env.games.hearts.state import State
 
 
 def stock_order(kitty: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:

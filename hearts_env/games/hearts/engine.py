@@ -1,9 +1,9 @@
 """The batched engine: B games of one rules set, stepped together with array operations.
 
-State is a :class:`~hearts_env.state.State` record whose fields all have a leading batch axis.
+State is a :class:`~hearts_env.games.hearts.state.State` record whose fields all have a leading batch axis.
 Hands, cards taken and cards played are ``uint64`` bitmasks (bit ``c`` = card ``c``); with two
 decks (Cancellation Hearts) each card set has a second word, of the cards it holds twice, in the
-``*_hi`` fields (:mod:`hearts_env.cardsets`), and those games always take the per-game path. A deal is a
+``*_hi`` fields (:mod:`hearts_env.core.cardsets`), and those games always take the per-game path. A deal is a
 passing phase (``pass_count`` single-card decisions per seat, seat by seat from eldest hand;
 the exchange happens once every seat has chosen) followed by the play phase. Games need not be in step —
 a batch may mix passing and playing games, or deals of different directions — but the common
@@ -12,7 +12,7 @@ keeps cheap: branches are taken on whole-batch conditions, never per game in Pyt
 
 Rules read like the rulebook: :meth:`Engine.legal` (``must_follow``, ``hearts_broken``, the
 first-trick restriction), :meth:`Engine._end_trick` (``trick_winner``), and
-:func:`hearts_env.scoring.deal_points`.
+:func:`hearts_env.games.hearts.scoring.deal_points`.
 """
 
 from __future__ import annotations
@@ -22,14 +22,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hearts_env import cardsets, scoring, stock
-from hearts_env.bits import BIT, EMPTY, SUIT_MASK, SUIT_OF, U64, ZERO, u64, unpack
-from hearts_env.cards import CLUBS, HEARTS, SPADES, card_name, card_symbol, cards_of, parse_card
-from hearts_env.core import CardEngine, action_bits
-from hearts_env.decisions import PHASES
-from hearts_env.phases import BID, DECLARE, DONE, MOON_CHOICE, PASSING, PLAYING
-from hearts_env.rules import PASS_DIRECTIONS, QUEEN_OF_SPADES, Rules
-from hearts_env.state import State
+from hearts_env.core import cardsets
+from hearts_env.core.bits import BIT, EMPTY, SUIT_MASK, SUIT_OF, U64, ZERO, u64, unpack
+from hearts_env.core.cards import CLUBS, HEARTS, SPADES, card_name, card_symbol, cards_of, parse_card
+from hearts_env.core.engine import CardEngine, action_bits
+from hearts_env.core.phases import BID, DECLARE, DONE, MOON_CHOICE, PASSING, PLAYING
+from hearts_env.core.rules import PASS_DIRECTIONS, QUEEN_OF_SPADES, Rules
+from hearts_env.games.hearts import scoring, stock
+from hearts_env.games.hearts.decisions import PHASES
+from hearts_env.games.hearts.state import State
 
 _LEAD_MASK = np.concatenate([SUIT_MASK, [0]]).astype(U64)
 """The cards of the suit led, by ``lead_suit``; 4 = a joker led and no suit yet: nothing to follow."""
@@ -69,7 +70,7 @@ class Engine(CardEngine):
     """Rules compiled into uint64 tables, and the functions that advance a :class:`State`.
 
     ``Engine(rules).new_state(B)`` allocates; :meth:`deal` starts deals; :meth:`legal` gives the
-    acting seats' legal cards; :meth:`step` (:class:`~hearts_env.core.CardEngine`'s) plays one
+    acting seats' legal cards; :meth:`step` (:class:`~hearts_env.core.engine.CardEngine`'s) plays one
     decision in every game.
     """
 
@@ -169,7 +170,7 @@ class Engine(CardEngine):
         self, hands: list[list[int | str]], kitty: list[int | str] | None = None
     ) -> tuple[int, ...] | tuple[tuple[int, int], ...]:
         """Validate a hand-written deal and return one card set per seat (the kitty last): a mask
-        with one deck; with two decks a ``(lo, hi)`` pair of masks (:mod:`hearts_env.cardsets`),
+        with one deck; with two decks a ``(lo, hi)`` pair of masks (:mod:`hearts_env.core.cardsets`),
         where a hand lists a card twice for both copies. Without ``kitty`` the cards not dealt
         to a hand form it.
 
@@ -344,8 +345,8 @@ class Engine(CardEngine):
     # ------------------------------------------------------------------ positions
     def set_positions(self, s: State, rows: np.ndarray, pos: Any, check_trick: bool = True) -> None:
         """Start the games ``rows`` from the positions ``pos`` (a
-        :class:`~hearts_env.positions.PositionBatch` of ``len(rows)``, already checked by
-        :func:`~hearts_env.positions.check_batch`): the finished tricks as given, then the trick
+        :class:`~hearts_env.games.hearts.positions.PositionBatch` of ``len(rows)``, already checked by
+        :func:`~hearts_env.games.hearts.positions.check_batch`): the finished tricks as given, then the trick
         in progress played again from its leader, so that the suit led, the card winning it and
         the voids it shows are the engine's own. ``ValueError`` names a trick card played out of
         turn or against the rules (the games are then left half set: start them again);

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hearts_env.cards import SUIT_SYMBOLS, card_symbol, cards_of
-from hearts_env.phases import BID, DISCARD, DONE, NAME_SUIT, PASSING, PHASE_NAMES, PLAYING
-from hearts_env.rules import PASS_DIRECTIONS, Rules
+from hearts_env.core.cards import SUIT_SYMBOLS, card_symbol, cards_of
+from hearts_env.core.phases import BID, DISCARD, DONE, NAME_SUIT, PASSING, PHASE_NAMES, PLAYING
+from hearts_env.core.rules import PASS_DIRECTIONS, Rules
 
 if TYPE_CHECKING:
-    from hearts_env.engine import State
-    from hearts_env.smear import SmearState
+    from hearts_env.games.hearts.engine import State
+    from hearts_env.games.smear.engine import SmearState
 
 
 def hand_text(mask: int, twice: int = 0) -> str:

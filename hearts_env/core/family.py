@@ -1,5 +1,5 @@
 """What a game family is made of: the :class:`Family` record each family declares with its own
-objects (``hearts_env.games.hearts``, ``hearts_env.games.smear``), and that the registry
+objects (``hearts_env.games.hearts.family``, ``hearts_env.games.smear.family``), and that the registry
 (:mod:`hearts_env.games`) looks up by ``Rules.game``.
 
 This module sits below every family: it names no family and imports none of their code.
@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from hearts_env.layouts import Layout
-from hearts_env.rules import Rules
+from hearts_env.core.layouts import Layout
+from hearts_env.core.rules import Rules
 
 if TYPE_CHECKING:
-    from hearts_env.core import BatchState, CardEngine
+    from hearts_env.core.engine import BatchState, CardEngine
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Family:
     observer: Callable[[Any], Any]
     """The observation builder class (built from the engine)."""
     layout: Callable[[Rules], Layout]
-    """Rules -> the observation :class:`~hearts_env.layouts.Layout`."""
+    """Rules -> the observation :class:`~hearts_env.core.layouts.Layout`."""
     bounds: Callable[[Rules, Layout], tuple[np.ndarray, np.ndarray]]
     """(rules, layout) -> (low, high) of the flat observation."""
     renderer: Callable[[Any, Rules, int], str]
@@ -61,7 +61,7 @@ class Family:
     topics: Sequence[tuple[str, Callable[[Rules], str | None]]]
     """The (label, function) pairs that describe the rules by topic."""
     columns: Sequence[Any]
-    """The columns (:class:`~hearts_env.describe.parts.Column`) of a preset's table by player
+    """The columns (:class:`~hearts_env.core.topics.Column`) of a preset's table by player
     count in the rules reference."""
     piece_axes: Mapping[str, tuple[str, ...]]
     """What each axis of each observation piece runs over (the universal layout,
@@ -86,7 +86,7 @@ class Family:
     from deals)."""
     rollouts: tuple[str, ...] = ()
     """The rollout players its engine plays itself (:meth:`Table.play_out`, names of
-    :data:`hearts_env.rollouts.ROLLOUTS`); empty: search agents roll out with agents."""
+    :data:`hearts_env.games.hearts.rollouts.ROLLOUTS`); empty: search agents roll out with agents."""
 
     def build(self, rules: Rules) -> tuple[CardEngine, Any]:
         """The engine and the observation builder for ``rules``."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from hearts_env.cards import HEARTS, NUM_RANKS, NUM_STANDARD_CARDS, card_symbol
-from hearts_env.rules import Rules
+from hearts_env.core.cards import HEARTS, NUM_RANKS, NUM_STANDARD_CARDS, card_symbol
+from hearts_env.core.rules import Rules
 
 
 def symbol(card: int) -> str:

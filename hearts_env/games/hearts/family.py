@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from hearts_env.describe.hearts import COLUMNS, TOPICS
-from hearts_env.engine import Engine
-from hearts_env.family import Family, Positions
-from hearts_env.hearts_observation import PIECE_AXES, Observer, axis_names, hearts_bounds, hearts_layout
-from hearts_env.positions import PositionBatch, check_batch, position_batch, position_of
-from hearts_env.rollouts import ROLLOUTS
-from hearts_env.sampler import hearts_knowledge, world_positions
-from hearts_env.texts import hearts_text
+from hearts_env.core.family import Family, Positions
+from hearts_env.core.sampler import hearts_knowledge, world_positions
+from hearts_env.core.texts import hearts_text
+from hearts_env.games.hearts.describe import COLUMNS, TOPICS
+from hearts_env.games.hearts.engine import Engine
+from hearts_env.games.hearts.observation import PIECE_AXES, Observer, axis_names, hearts_bounds, hearts_layout
+from hearts_env.games.hearts.positions import PositionBatch, check_batch, position_batch, position_of
+from hearts_env.games.hearts.rollouts import ROLLOUTS
 
 FAMILY = Family(
     name="hearts",

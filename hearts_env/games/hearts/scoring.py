@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from hearts_env.bits import BIT, SUIT_MASK, ZERO, unpack
-from hearts_env.cards import HEARTS, parse_card
-from hearts_env.rules import Rules
+from hearts_env.core.bits import BIT, SUIT_MASK, ZERO, unpack
+from hearts_env.core.cards import HEARTS, parse_card
+from hearts_env.core.rules import Rules
 
 _QH, _QS, _QC, _QD = (BIT[parse_card(c)] for c in ("QH", "QS", "QC", "QD"))
 

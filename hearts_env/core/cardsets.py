@@ -8,7 +8,7 @@ suit test or a lowest-card test reads), and a one-deck set is the pair ``(word, 
 calls serve both. Every function here works element-wise on arrays of any shape (or on numpy
 scalars); the pure-Python conversions at the end check hand-written deals.
 
-The words are ``np.uint64`` throughout (see :mod:`hearts_env.bits` for why).
+The words are ``np.uint64`` throughout (see :mod:`hearts_env.core.bits` for why).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from hearts_env.bits import BIT, U64, ZERO, unpack
-from hearts_env.cards import card_name
+from hearts_env.core.bits import BIT, U64, ZERO, unpack
+from hearts_env.core.cards import card_name
 
 Words = tuple[np.ndarray, np.ndarray]
 """A card set of up to two copies: ``(lo, hi)`` with ``hi ⊆ lo``."""

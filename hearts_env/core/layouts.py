@@ -2,8 +2,8 @@
 flat float32 vector) and :class:`Packing` (which bit of which packed word holds each 0/1 entry).
 
 Both are data, derived from the rules alone by the observers that fill them
-(:func:`hearts_env.observation.layout`, :mod:`hearts_env.smear_observation`), and read by the
-formats that pack and unpack observations (:mod:`hearts_env.formats`), by the spaces and by the
+(:func:`hearts_env.observation.layout`, :mod:`hearts_env.games.smear.observation`), and read by the
+formats that pack and unpack observations (:mod:`hearts_env.core.formats`), by the spaces and by the
 agents. This module sits below all of them and imports none.
 """
 
@@ -52,7 +52,7 @@ class Layout:
 
     pieces: tuple[tuple[str, tuple[int, ...]], ...]
     packing: Packing | None = field(default=None, compare=False, repr=False)
-    """Where the 0/1 prefix lives in the packed format's words (:mod:`hearts_env.formats`)."""
+    """Where the 0/1 prefix lives in the packed format's words (:mod:`hearts_env.core.formats`)."""
 
     @cached_property
     def slices(self) -> dict[str, slice]:

@@ -1,6 +1,6 @@
 """Observation formats: the float32 vector, the same as bytes, or the engine's packed words.
 
-The observation's layout (:mod:`hearts_env.observation`, :mod:`hearts_env.smear_observation`)
+The observation's layout (:mod:`hearts_env.observation`, :mod:`hearts_env.games.smear.observation`)
 puts every 0/1 piece first (``Packing.bit_count`` entries; with two decks the card pieces count
 copies, 0/1/2) and the real-valued pieces last (the *tail*: card values, points, scores, the
 deal index, hand sizes, the stock). Three formats carry the same numbers:
@@ -16,10 +16,10 @@ deal index, hand sizes, the stock). Three formats carry the same numbers:
 
 :func:`unpack` (torch, on any device: a GPU learner expands the bits itself) and
 :func:`unpack_numpy` turn either compact format back into exactly the float32 observation.
-Which bit of which word holds each entry is the layout's :class:`~hearts_env.layouts.Packing`
-(``layout.packing``, :mod:`hearts_env.layouts`), derived from the rules alone.
+Which bit of which word holds each entry is the layout's :class:`~hearts_env.core.layouts.Packing`
+(``layout.packing``, :mod:`hearts_env.core.layouts`), derived from the rules alone.
 
-Both check their arguments before any work: ``layout`` a :class:`~hearts_env.layouts.Layout`
+Both check their arguments before any work: ``layout`` a :class:`~hearts_env.core.layouts.Layout`
 (``hearts_env.observation.layout(rules)``; a preset name or None is a ``TypeError`` saying so),
 the observation an array or a format's dict (``TypeError`` otherwise), its dtype one of a
 format's, its widths the layout's, packed words with no bit set where the layout keeps none (a
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from hearts_env.layouts import Layout, Packing
+from hearts_env.core.layouts import Layout, Packing
 
 if TYPE_CHECKING:
     import torch
@@ -60,7 +60,7 @@ def _check_layout(layout: Any) -> Packing:
         if isinstance(layout, (str, type(None))):
             got += f" {layout!r}"
         raise TypeError(
-            "layout must be the observation's hearts_env.layouts.Layout "
+            "layout must be the observation's hearts_env.core.layouts.Layout "
             f"(hearts_env.observation.layout(rules), or the env's layout), got {got}"
         )
     return packing
@@ -198,7 +198,7 @@ def unpack_numpy(obs: Mapping[str, np.ndarray] | np.ndarray, layout: Layout) -> 
     last axis of another width (another preset's layout, cut-short words), a missing or
     misshapen ``tail``, a uint8 value its entry cannot hold (2 where only 0/1 can be), or packed
     words with a bit set that the layout does not use; ``TypeError`` for a ``layout`` that is not
-    a :class:`~hearts_env.layouts.Layout` or an observation that is not an array or a dict."""
+    a :class:`~hearts_env.core.layouts.Layout` or an observation that is not an array or a dict."""
     packing = _check_layout(layout)
     main, tail = _parts(obs)
     main = np.asarray(main)

@@ -8,9 +8,9 @@ names both.
 
 from __future__ import annotations
 
-from hearts_env.describe.parts import CARDS_EACH, CARDS_REMOVED, Column, Topic, actions
-from hearts_env.describe.prose import number, plural, seat_list, symbols
-from hearts_env.rules import Rules
+from hearts_env.core.prose import number, plural, seat_list, symbols
+from hearts_env.core.rules import Rules
+from hearts_env.core.topics import CARDS_EACH, CARDS_REMOVED, Column, Topic, actions
 
 
 def _sides(r: Rules) -> str:

@@ -1,8 +1,8 @@
 """What a family's rules description declares: its topics and the columns of its table by player count.
 
-Each family's module (:mod:`hearts_env.describe.hearts`, :mod:`hearts_env.describe.smear`)
+Each family's module (:mod:`hearts_env.games.hearts.describe`, :mod:`hearts_env.games.smear.describe`)
 declares its ``TOPICS`` (label, function) and its ``COLUMNS`` (:class:`Column`) of the
-rules reference's table by player count; its :class:`~hearts_env.family.Family` record holds
+rules reference's table by player count; its :class:`~hearts_env.core.family.Family` record holds
 both, and :mod:`hearts_env.describe.sections` reads them through the registry.
 What every family says alike is here too: the Actions topic and the card columns.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from hearts_env.cards import JOKERS
-from hearts_env.describe.prose import code, plural, symbols
-from hearts_env.rules import Rules
+from hearts_env.core.cards import JOKERS
+from hearts_env.core.prose import code, plural, symbols
+from hearts_env.core.rules import Rules
 
 Topic = tuple[str, Callable[[Rules], str | None]]
 """A topic of the description: its label, and the sentences it says of rules (None: it does not apply)."""
