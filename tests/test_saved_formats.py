@@ -113,7 +113,10 @@ def test_a_saved_training_checkpoint_resumes_from_its_decision_count(
 # family: (the tournament's command, as make_samples.py ran it, without --json; its policy's folder)
 TOURNAMENTS = {
     "hearts": ("--preset hearts --agents ppo:checkpoint=run_h/policy.pt,strategy,random,strategy", "run_h"),
-    "smear": ("--preset smear_partnership --agents ppo:checkpoint=run_s/policy.pt,smear,smear,random", "run_s"),
+    "smear": (
+        "--preset smear_partnership --agents ppo:checkpoint=run_s/policy.pt,smear,smear,random",
+        "run_s",
+    ),
 }
 
 
