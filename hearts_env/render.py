@@ -1,5 +1,5 @@
 """A readable text picture of one game: hands by suit, the current trick, points and totals,
-drawn by the game's family (its renderer, :mod:`hearts_env.core.texts`)."""
+drawn by the game's family (its record's renderer: ``texts`` in each family's folder)."""
 
 from __future__ import annotations
 

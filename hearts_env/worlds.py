@@ -43,9 +43,10 @@ themselves (they are in hands, like any unseen card).
 
 **Covered.** Every Hearts-family preset and player count, including Joker Hearts, Heartsette,
 Domino Hearts, Cancellation Hearts and the bidding and declaring variants (decisions reveal no
-cards). Smear's facts are read by :mod:`hearts_env.games.smear.worlds`, each family's through its record
-(:attr:`~hearts_env.core.family.Family.knowledge`); the shared sampler is :mod:`hearts_env.core.sampler`.
-Worlds record the rules they were sampled for, and
+cards). Each family reads its own observation and turns worlds into its own positions
+(:mod:`hearts_env.games.hearts.worlds`, :mod:`hearts_env.games.smear.worlds`), found through its
+record (:attr:`~hearts_env.core.family.Family.knowledge`, ``positions.worlds``); the shared
+sampler is :mod:`hearts_env.core.sampler`. Worlds record the rules they were sampled for, and
 :func:`world_positions` refuses worlds of other rules, another observer or another shape
 (:func:`check_worlds`).
 
@@ -63,25 +64,17 @@ Seats are *relative*, as in the observation: index 0 is the observer, 1 the seat
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from hearts_env.core.rules import Rules
-from hearts_env.core.sampler import (
-    Knowledge,
-    Worlds,
-    _count,
-    _draw,
-    _split_points,
-    check_worlds,
-    world_positions,
-)
+from hearts_env.core.sampler import Knowledge, Worlds, check_worlds, count_worlds, draw_worlds
 from hearts_env.games import family
 
 __all__ = [
     "Knowledge",
     "Worlds",
-    "_count",
-    "_split_points",
     "check_worlds",
     "exact_count",
     "knowledge",
@@ -106,7 +99,7 @@ def exact_count(rules: Rules, observation: np.ndarray) -> int:
 
     Raises as :func:`knowledge` does.
     """
-    return _count(knowledge(rules, observation))
+    return count_worlds(knowledge(rules, observation))
 
 
 def sample_worlds(
@@ -133,8 +126,21 @@ def sample_worlds(
 
 def _sample_one(rules: Rules, observation: np.ndarray, num_worlds: int, rng: np.random.Generator) -> Worlds:
     k = knowledge(rules, observation)
-    if _count(k) == 0:
+    if count_worlds(k) == 0:
         raise ValueError(
             "no world fits the observation: the unseen cards cannot meet every seat's voids and hand size"
         )
-    return _draw(rules, k, num_worlds, rng)
+    return draw_worlds(rules, k, num_worlds, rng)
+
+
+def world_positions(rules: Rules, observation: np.ndarray, worlds: Worlds, rng: np.random.Generator) -> Any:
+    """The W worlds of one observation (D,) of ``rules`` as positions of its family (a batch of W
+    rows, seats relative to the observer, seat 0), so a table started from them plays on from
+    where the observer stands in each world; what the observation does not record (who took
+    which card, the stock's order) is filled in consistently, as the family's module says.
+    ``rng`` draws what is filled in at random.
+
+    Raises ``ValueError`` for worlds of other rules, another observer or another shape
+    (:func:`check_worlds`).
+    """
+    return family(rules).positions.worlds(rules, observation, worlds, rng)

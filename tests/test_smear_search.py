@@ -249,7 +249,8 @@ def test_nine_card_first_trick_worlds_replay_every_turn() -> None:
 
 def test_count_bounds_match_a_brute_force_count() -> None:
     """The counting programme with per-suit count bounds (and voids) against every placement."""
-    from hearts_env.worlds import Knowledge, _count
+    from hearts_env.core.sampler import Knowledge
+    from hearts_env.core.sampler import count_worlds as _count
 
     unseen = np.zeros(16, np.int64)
     unseen[[0, 1, 2, 13, 14, 15]] = 1  # six cards: three of suit 0, three of suit 1

@@ -23,8 +23,9 @@ from hearts_env.core.bits import SUIT_MASK, U64, ZERO
 from hearts_env.core.cards import card_name, parse_cards
 from hearts_env.core.rules import Rules
 from hearts_env.games.hearts.stock import remaining
+from hearts_env.games.hearts.worlds import _split_points
 from hearts_env.presets import PRESETS, preset_names
-from hearts_env.worlds import _split_points, exact_count, knowledge, sample_worlds
+from hearts_env.worlds import exact_count, knowledge, sample_worlds
 
 DIRECTIONS = ("left", "right", "across", "hold")
 

@@ -21,13 +21,13 @@ import numpy as np
 from hearts_env.core.family import Family
 from hearts_env.core.phases import DONE
 from hearts_env.core.rules import Rules
-from hearts_env.core.sampler import hearts_knowledge
 from hearts_env.core.texts import hand_text
 from hearts_env.core.topics import CARDS_EACH, CARDS_REMOVED
 from hearts_env.games import hearts
 from hearts_env.games.hearts.engine import Engine
 from hearts_env.games.hearts.observation import PIECE_AXES, Observer, axis_names, hearts_bounds, hearts_layout
 from hearts_env.games.hearts.state import State
+from hearts_env.games.hearts.worlds import knowledge as hearts_knowledge
 from hearts_env.presets import Preset
 
 GAME = "plain_tricks"

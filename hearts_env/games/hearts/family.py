@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from hearts_env.core.family import Family, Positions
-from hearts_env.core.sampler import hearts_knowledge, world_positions
-from hearts_env.core.texts import hearts_text
 from hearts_env.games.hearts.describe import COLUMNS, TOPICS
 from hearts_env.games.hearts.engine import Engine
 from hearts_env.games.hearts.observation import PIECE_AXES, Observer, axis_names, hearts_bounds, hearts_layout
 from hearts_env.games.hearts.positions import PositionBatch, check_batch, position_batch, position_of
 from hearts_env.games.hearts.rollouts import ROLLOUTS
+from hearts_env.games.hearts.texts import state_text
+from hearts_env.games.hearts.worlds import knowledge, world_positions
 
 FAMILY = Family(
     name="hearts",
@@ -18,12 +18,12 @@ FAMILY = Family(
     observer=Observer,
     layout=hearts_layout,
     bounds=hearts_bounds,
-    renderer=hearts_text,
+    renderer=state_text,
     topics=TOPICS,
     columns=COLUMNS,
     piece_axes=PIECE_AXES,
     axis_names=axis_names,
-    knowledge=hearts_knowledge,
+    knowledge=knowledge,
     deal_info=None,
     rules_doc=None,
     better="lower",

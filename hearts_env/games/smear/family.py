@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from hearts_env.core.family import Family, Positions
-from hearts_env.core.texts import smear_text
 from hearts_env.games.smear.describe import COLUMNS, TOPICS
 from hearts_env.games.smear.engine import SmearEngine, deal_info
 from hearts_env.games.smear.observation import (
@@ -14,6 +13,7 @@ from hearts_env.games.smear.observation import (
     smear_layout,
 )
 from hearts_env.games.smear.positions import SmearPositionBatch, check_batch, position_of
+from hearts_env.games.smear.texts import state_text
 from hearts_env.games.smear.worlds import knowledge, world_positions
 
 FAMILY = Family(
@@ -23,7 +23,7 @@ FAMILY = Family(
     observer=SmearObserver,
     layout=smear_layout,
     bounds=smear_bounds,
-    renderer=smear_text,
+    renderer=state_text,
     topics=TOPICS,
     columns=COLUMNS,
     piece_axes=PIECE_AXES,

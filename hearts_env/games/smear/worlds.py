@@ -41,7 +41,7 @@ import numpy as np
 from hearts_env.core.bits import BIT, EMPTY, U64, unpack
 from hearts_env.core.cards import card_symbol
 from hearts_env.core.rules import Rules
-from hearts_env.core.sampler import Knowledge, Worlds, _count, check_worlds, read_observation
+from hearts_env.core.sampler import Knowledge, Worlds, check_worlds, count_worlds, read_observation, tiled
 from hearts_env.games.smear.observation import bid_decisions, smear_layout
 from hearts_env.games.smear.positions import SmearPositionBatch, bidding_fault
 
@@ -151,7 +151,7 @@ def _fits(k: Knowledge) -> bool:
     for seat in range(1, len(free)):
         if free[seat] > int(k.unseen[~k.voids[seat][k.suits]].sum()):
             return False
-    return _count(k) > 0
+    return count_worlds(k) > 0
 
 
 def world_positions(
@@ -236,9 +236,7 @@ def world_positions(
     deal_index = int(np.rint(lay.view(obs, "deal_index")[0] * 10))
 
     def tile(values: list[int] | int | np.ndarray, dtype: type = np.int64) -> np.ndarray:
-        if np.ndim(values):
-            return np.tile(np.asarray(values, dtype), (w, 1))
-        return np.full(w, values, dtype)
+        return tiled(values, w, dtype)
 
     # The tricks finished: one card a trick from every seat still holding one, so the most any
     # seat played; nine-card Smear, where the first trick takes a seat's trumps beyond keep too,
