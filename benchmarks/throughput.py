@@ -13,6 +13,11 @@ Everything is measured in one run on the same machine with uniformly random lega
   cards drawn by the caller (``random caller``: ``env.step(actions)``, which checks them) or by
   each shard's process (``random shard``: ``env.step_random()``).
 * ``pettingzoo``: the AEC env with its usual wrappers, one game, observation every decision.
+* ``shimmy``: OpenSpiel's ``hearts`` as a PettingZoo user reaches it, through Shimmy's
+  ``OpenSpielCompatibilityV0`` (observation and action mask every decision). Shimmy counts the
+  deal's 52 chance moves towards pyspiel's ``max_game_length``, so each of its Hearts episodes
+  is truncated after a few decisions (the passes and the first tricks); the rate is per decision
+  all the same.
 * ``openspiel``: pyspiel's ``hearts`` from Python — random legal play, and with the acting
   player's observation written into its observation buffer every decision
   (``open_spiel.python.observation.make_observation(...).set_from``, its RL path; hearts
@@ -20,7 +25,9 @@ Everything is measured in one run on the same machine with uniformly random lega
 
 Batched runs are measured in the steady state (see ``WARMUP_STEPS``).
 
-Run: ``python -m benchmarks.throughput`` (``make bench``); ``--all-presets`` adds one row per
+Run: ``python -m benchmarks.throughput`` (``make bench``); ``--compare`` measures only the rows
+of the README's comparison (batched at B=4096 with observations, the PettingZoo env, OpenSpiel
+from Python, OpenSpiel through Shimmy), back to back; ``--all-presets`` adds one row per
 preset at B=4096; ``--json FILE`` saves the numbers (:func:`report`: the rows with the command,
 numpy's version, the machine and the run's commit and date); ``--check-targets`` ends with the
 project's throughput targets (:data:`TARGETS`), each met or missed, and exits 1 if one is missed.
@@ -200,6 +207,43 @@ def openspiel(observation: bool, seconds: float) -> float | None:
     return _timed(deal, seconds)
 
 
+def shimmy(seconds: float) -> float | None:
+    """Decisions/s of OpenSpiel's hearts through Shimmy's PettingZoo wrapper (one game,
+    observation and mask every decision), or None without shimmy and pyspiel."""
+    try:
+        from shimmy import OpenSpielCompatibilityV0
+    except ImportError:
+        return None
+    env = OpenSpielCompatibilityV0(game_name="hearts")
+    rng = np.random.default_rng(0)
+    episodes = iter(range(1 << 62))
+
+    def episode() -> int:
+        env.reset(seed=next(episodes))
+        decisions = 0
+        for _ in env.agent_iter():
+            _, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(info["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            decisions += 1
+        return decisions
+
+    return _timed(episode, seconds)
+
+
+def compare(seconds: float = 5.0) -> list[Row]:
+    """The rows of the README's comparison, standard 4-player Hearts, measured back to back."""
+    rows = [Row("batched", "hearts", 4096, True, batched("hearts", 4096, True, seconds))]
+    rows.append(Row("pettingzoo", "hearts", 1, True, pettingzoo("hearts", seconds)))
+    for name, rate in (("openspiel", openspiel(True, seconds)), ("shimmy", shimmy(seconds))):
+        if rate is not None:
+            rows.append(Row(name, "hearts", 1, True, rate))
+    return rows
+
+
 def run(seconds: float = 2.0, all_presets: bool = False, workers: tuple[int, ...] = (1, 2)) -> list[Row]:
     """Every measurement of the table, standard 4-player Hearts unless ``all_presets``."""
     rows: list[Row] = []
@@ -220,6 +264,9 @@ def run(seconds: float = 2.0, all_presets: bool = False, workers: tuple[int, ...
         rate = openspiel(obs, seconds)
         if rate is not None:
             rows.append(Row("openspiel", "hearts", 1, obs, rate))
+    rate = shimmy(seconds)
+    if rate is not None:
+        rows.append(Row("shimmy", "hearts", 1, True, rate))
     if all_presets:
         for preset in preset_names():
             if preset != "hearts":
@@ -234,7 +281,7 @@ def table_text(rows: list[Row]) -> str:
     lines = [f"{header}{'decisions/s':>14}  {'vs OpenSpiel':>12}"]
     for r in rows:
         ratio = f"{r.decisions_per_second / spiel[r.observation]:>11.1f}x" if r.observation in spiel else ""
-        obs = (r.format if r.name != "openspiel" else "yes") if r.observation else "no"
+        obs = (r.format if r.name not in ("openspiel", "shimmy") else "yes") if r.observation else "no"
         lines.append(
             f"{r.name:<12}{r.preset:<22}{r.batch:>6} {obs:<8}{r.processes:>5} {r.player or '-':<7}"
             f"{r.decisions_per_second:>14,.0f}  {ratio:>12}"
@@ -314,6 +361,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--all-presets", action="store_true", help="add a B=4096 row for every preset")
     parser.add_argument("--json", help="write the rows to this JSON file")
     parser.add_argument("--workers", default="1,2", help="vector_env worker counts (default 1,2)")
+    parser.add_argument("--compare", action="store_true", help="only the README comparison's rows")
     parser.add_argument("--check-targets", action="store_true", help="check the targets; exit 1 if missed")
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
@@ -321,7 +369,7 @@ def main(argv: list[str] | None = None) -> None:
         workers = tuple(int(k) for k in args.workers.split(","))
     except ValueError:
         parser.error(f"--workers takes comma-separated counts like 1,2,4, got {args.workers!r}")
-    rows = run(args.seconds, args.all_presets, workers)
+    rows = compare(args.seconds) if args.compare else run(args.seconds, args.all_presets, workers)
     print(f"hearts-env throughput ({platform.processor() or platform.machine()}, numpy {np.__version__})")
     print(table_text(rows))
     if args.json:
