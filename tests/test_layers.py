@@ -206,6 +206,91 @@ def test_no_module_imports_itself_back(type_imports: bool) -> None:
     assert not groups, "import circles (move what they share one floor down):\n" + "\n".join(lines)
 
 
+CORE = "hearts_env.core"
+"""The core every family is built on: it knows no family, no registry and no API above it."""
+GAMES = "hearts_env.games"
+"""The family registry; each package under it is one family's folder."""
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def core_reaches(graph: dict[str, set[str]]) -> list[str]:
+    """``"module -> imported"`` for each import of a core module outside the core."""
+    return sorted(f"{name} -> {target}"
+                  for name, targets in graph.items() if _within(name, CORE)
+                  for target in targets if not _within(target, CORE))  # fmt: skip
+
+
+def family_reaches(graph: dict[str, set[str]]) -> list[str]:
+    """``"module -> imported"`` for each import of a family's module (``hearts_env.games.<family>``
+    and below) outside the core and its own folder: another family, the registry, the API."""
+    found = []
+    for name, targets in graph.items():
+        parts = name.split(".")
+        if len(parts) < 3 or not _within(name, GAMES):
+            continue
+        own = ".".join(parts[:3])
+        found += [f"{name} -> {target}" for target in targets
+                  if not (_within(target, CORE) or _within(target, own))]  # fmt: skip
+    return sorted(found)
+
+
+BAD_GRAPH = {
+    "hearts_env.core.texts": {"hearts_env.core.cards", "hearts_env.games.smear.engine"},
+    "hearts_env.core.rules": {"hearts_env.core.cards", "hearts_env.presets"},
+    "hearts_env.games": {"hearts_env.core.family", "hearts_env.games.hearts", "hearts_env.presets"},
+    "hearts_env.games.hearts": {"hearts_env.games.hearts.family"},
+    "hearts_env.games.hearts.family": {"hearts_env.core.family", "hearts_env.games.hearts.worlds"},
+    "hearts_env.games.hearts.worlds": {"hearts_env.core.sampler", "hearts_env.games.hearts.positions"},
+    "hearts_env.games.smear.worlds": {
+        "hearts_env.core.sampler", "hearts_env.games.smear.positions", "hearts_env.games.hearts.worlds",
+        "hearts_env.games", "hearts_env.table",
+    },
+    "hearts_env.table": {"hearts_env.games", "hearts_env.core.engine"},
+}  # fmt: skip
+"""An import graph that breaks both rules: a core module importing a family and the API, a
+family importing another family, the registry and the API (the registry and the API may import
+anything below them)."""
+
+
+@pytest.mark.parametrize("type_imports", [False, True], ids=["run", "with_type_imports"])
+def test_the_core_imports_only_the_core(type_imports: bool) -> None:
+    """``hearts_env.core`` knows no family, no registry and no API: what a family needs from the
+    core is passed in or read from the family's record, never imported from above (type-only
+    imports included: a type from a family says the core knows that family)."""
+    assert core_reaches(BAD_GRAPH) == [
+        "hearts_env.core.rules -> hearts_env.presets",
+        "hearts_env.core.texts -> hearts_env.games.smear.engine",
+    ]
+    found = core_reaches(import_graph(type_imports))
+    assert not found, (
+        "hearts_env.core imports modules above it (move the family's part to its folder under "
+        "hearts_env/games/, or what both need down into hearts_env/core/):\n" + "\n".join(found)
+    )
+
+
+@pytest.mark.parametrize("type_imports", [False, True], ids=["run", "with_type_imports"])
+def test_a_family_imports_only_the_core_and_its_own_folder(type_imports: bool) -> None:
+    """Each family's folder (``hearts_env/games/<family>/``) imports only ``hearts_env.core`` and
+    its own modules: not another family, not the registry, not the API modules (``table``,
+    ``env``, ``presets``...), so a family is one folder plus one line in the registry."""
+    assert family_reaches(BAD_GRAPH) == [
+        "hearts_env.games.smear.worlds -> hearts_env.games",
+        "hearts_env.games.smear.worlds -> hearts_env.games.hearts.worlds",
+        "hearts_env.games.smear.worlds -> hearts_env.table",
+    ]
+    graph = import_graph(type_imports)
+    families = {name.split(".")[2] for name in graph if _within(name, GAMES) and name != GAMES}
+    assert {"hearts", "smear"} <= families, f"no family folders found under hearts_env/games/: {families}"
+    found = family_reaches(graph)
+    assert not found, (
+        "family modules import outside hearts_env.core and their own folder (move what is shared "
+        "down into hearts_env/core/, or let the registry pass it in):\n" + "\n".join(found)
+    )
+
+
 FAMILY_REGISTRY = ("hearts_env/games/", "hearts_env/core/rules.py")
 """Where a family name may be compared: the family registry (:mod:`hearts_env.games`: its
 dispatchers and each family's record, which carries what the family decides), and the rules
