@@ -63,6 +63,8 @@ class Agent(ABC):
       ``(B, 52)``; the pieces are listed in :mod:`hearts_env.games.hearts.observation`), the legal actions
       from the mask, never from engine state.
     * What it plays: :attr:`games` (game families) and :meth:`supports` (None, or why not).
+    * Optionally, what it made of its options: :meth:`last_options` (a learned agent's
+      probabilities, a search agent's values) for the deal viewer (``hearts-env replay``).
 
     docs/your-agent.md is the guide, with a complete example (``examples/my_agent.py``) and how
     to name your class in ``tournament``, ``play`` and training (``path/to/file.py:Class``,
@@ -72,6 +74,9 @@ class Agent(ABC):
     """The agent's name in messages; a subclass that does not set it is named by its class."""
     games: ClassVar[tuple[str, ...]] = GAMES
     """The game families (``Rules.game``) this agent plays; :meth:`supports` may narrow them."""
+    options_kind: ClassVar[str] = ""
+    """What :meth:`last_options` gives: ``"probability"`` (a policy's), ``"value"`` (a search's
+    expected reward, higher is better) or ``""`` (the agent says nothing)."""
 
     def __init__(self, rules: Rules) -> None:
         refusal = self.refusal(rules)
@@ -121,6 +126,13 @@ class Agent(ABC):
     @abstractmethod
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         """Legal actions (B,) int64 for a batch ``{"observation": (B, D), "action_mask": (B, A)}``."""
+
+    def last_options(self) -> np.ndarray | None:
+        """What the agent made of each action at its last :meth:`act`: (B, A) float64 for that
+        batch's rows (see :attr:`options_kind`), NaN for the actions it did not weigh; None when
+        it does not say (the base class). Kept from what ``act`` computed anyway: asking costs
+        nothing and draws no random numbers, so a tournament that records it plays the same."""
+        return None
 
     def act_one(self, obs: Observation, rng: np.random.Generator) -> int:
         """One action for one unbatched observation (``{"observation": (D,), "action_mask": (A,)}``),

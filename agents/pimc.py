@@ -146,6 +146,8 @@ class PIMCAgent(Agent):
 
     name = "pimc"
     games: ClassVar[tuple[str, ...]] = ("hearts", "smear")
+    options_kind = "value"
+    _values: np.ndarray | None = None  # the last act's mean value of each searched action
 
     def __init__(
         self,
@@ -271,6 +273,7 @@ class PIMCAgent(Agent):
         start = time.perf_counter()
         observation, mask = obs["observation"], obs["action_mask"]
         actions = self.fallback.act(obs, rng)
+        self._values = np.full(mask.shape, np.nan)
         phase = self.view(obs, "phase")
         playing = phase[:, self.rules.phases.index("playing")] > 0.5
         cards = mask[:, : self.rules.card_slots] > 0
@@ -278,9 +281,11 @@ class PIMCAgent(Agent):
         if len(search):
             for group in self._groups(self.worlds * cards[search].sum(axis=1)):
                 rows = search[group]
-                actions[rows] = self._search(observation[rows], cards[rows], rng, actions[rows])
+                values = np.full((len(rows), mask.shape[1]), np.nan)
+                actions[rows] = self._search(observation[rows], cards[rows], rng, actions[rows], values)
+                self._values[rows] = values
         for i in self._bid_rows(observation, mask, phase):
-            chosen = self._search_bid(observation[i], mask[i], rng, int(actions[i]))
+            chosen = self._search_bid(observation[i], mask[i], rng, int(actions[i]), self._values[i])
             if chosen >= 0:
                 self.bids_searched += 1
                 self.bids_changed += int(chosen != actions[i])
@@ -291,9 +296,22 @@ class PIMCAgent(Agent):
         self.last_ms_per_decision = 1000 * spent / max(len(observation), 1)
         return actions
 
+    def last_options(self) -> np.ndarray | None:
+        """The searched actions' mean value at the last :meth:`act` (B, A): the acting seat's
+        reward over the sampled worlds (higher is better), as the search compared them; NaN for
+        actions not searched (a single legal card, a decision the fallback made alone)."""
+        return self._values
+
     def _search(
-        self, observations: np.ndarray, legal: np.ndarray, rng: np.random.Generator, defaults: np.ndarray
+        self,
+        observations: np.ndarray,
+        legal: np.ndarray,
+        rng: np.random.Generator,
+        defaults: np.ndarray,
+        values: np.ndarray | None = None,
     ) -> np.ndarray:
+        """The searched card of each row; ``values`` (rows, A), if given, receives each legal
+        card's mean value over the worlds."""
         w = self.worlds
         parts, moves = [], []
         choices = [np.flatnonzero(row) for row in legal]
@@ -324,7 +342,10 @@ class PIMCAgent(Agent):
         for i, a in enumerate(choices):
             k = w * len(a)
             outcomes = value[offset : offset + k].reshape(w, len(a))
-            best[i] = a[int(np.argmax(outcomes.mean(axis=0)))]
+            means = outcomes.mean(axis=0)
+            best[i] = a[int(np.argmax(means))]
+            if values is not None:
+                values[i, a] = means
             if self.margin > 0 and defaults[i] in a:
                 best[i] = self._keep_default(outcomes, a, int(defaults[i]), best[i])
             offset += k
@@ -372,7 +393,14 @@ class PIMCAgent(Agent):
             int(seat): slots + int(np.argmax(made[seat])) for seat in np.flatnonzero(made.max(axis=1) > 0.5)
         }
 
-    def _search_bid(self, row: np.ndarray, mask: np.ndarray, rng: np.random.Generator, default: int) -> int:
+    def _search_bid(
+        self,
+        row: np.ndarray,
+        mask: np.ndarray,
+        rng: np.random.Generator,
+        default: int,
+        values: np.ndarray | None = None,
+    ) -> int:
         """The bid to make: each of ``bid_worlds`` sampled deals dealt afresh, the bids so far
         made again by the seats that made them (bidding goes round once from the dealer's left,
         so the k seats that have bid are the k before the observer and the dealer sits before
@@ -380,7 +408,8 @@ class PIMCAgent(Agent):
         (``default``) stands unless another bid's mean gain over it in the same worlds exceeds
         one standard error of that gain: the best of several noisy means is biased upwards, and
         a risky bid's outcomes vary most. -1 where a world made so does not show the observer
-        his observation's hand, bids and legal actions (the fallback's bid is then made)."""
+        his observation's hand, bids and legal actions (the fallback's bid is then made).
+        ``values`` (A,), if given, receives each legal bid's mean value over the worlds."""
         n, w = self.rules.num_players, self.bid_worlds
         made = self._bids_made(row)
         k = len(made)
@@ -407,6 +436,8 @@ class PIMCAgent(Agent):
         actions = np.concatenate([np.tile(choices, w), np.full(table.num_games - count, choices[0])])
         value = table.step(actions).rewards[:, 0] + self._agent_rollout(table, rng, count)
         gain = value[:count].reshape(w, len(choices))
+        if values is not None:
+            values[choices] = gain.mean(axis=0)
         if default in choices:
             gain = gain - gain[:, np.flatnonzero(choices == default)]  # paired, world by world
         mean, error = gain.mean(axis=0), gain.std(axis=0, ddof=1) / np.sqrt(w)

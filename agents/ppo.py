@@ -238,6 +238,8 @@ class PPOAgent(Agent):
     """Plays a trained policy: the most probable legal card, or (``greedy=False``) a sample."""
 
     name = "ppo"
+    options_kind = "probability"
+    _last: tuple[np.ndarray, np.ndarray] | None = None  # the last act's logits and mask
 
     def __init__(
         self,
@@ -386,10 +388,23 @@ class PPOAgent(Agent):
             x = x.to(self.net.policy.weight.dtype)  # a pooled policy in training may be bfloat16
             m = torch.as_tensor(mask, device=self.device)
             logits = self.net(x, m)[0].float().cpu().numpy()
+        self._last = (logits, mask)
         if not self.greedy:
             logits = logits + rng.gumbel(size=logits.shape)
         chosen = np.argmax(np.where(mask, logits, -np.inf), axis=1)
         return self.universal.native_actions[chosen] if self.universal is not None else chosen
+
+    def last_options(self) -> np.ndarray | None:
+        """The policy's probability of each legal action at the last :meth:`act` (B, A), NaN for
+        the illegal ones: the softmax of the masked logits (``greedy`` plays the likeliest)."""
+        if self._last is None:
+            return None
+        logits, mask = self._last
+        masked = np.where(mask, logits.astype(np.float64), -np.inf)
+        weights = np.exp(masked - masked.max(axis=1, keepdims=True))
+        probabilities = np.where(mask, weights / weights.sum(axis=1, keepdims=True), np.nan)
+        # A universal network's actions, read back in this game's order.
+        return probabilities if self.universal is None else probabilities[:, self.universal.actions]
 
     def __repr__(self) -> str:
         which = f", {self.network} network" if self.network != "given" else ""
