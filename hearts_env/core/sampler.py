@@ -27,6 +27,9 @@ class Knowledge:
     """What one observation fixes about the hidden cards, by relative seat (0 = the observer).
 
     Card arrays have one entry per card slot (``rules.card_slots``) and hold copies (0, 1, 2).
+    A reading may add one seat after the players: a pile of unseen cards outside the hands that
+    it constrains as it does a hand (voids, a size; Smear's cards the others threw away), drawn
+    like a seat and returned in the worlds' ``rest``.
     """
 
     hand: np.ndarray
@@ -250,7 +253,7 @@ def draw_worlds(rules: Rules, k: Knowledge, num_worlds: int, rng: np.random.Gene
     it: :func:`count_worlds` above 0)."""
     counter = _Counter(k)
     takes = _sample_counts(counter, num_worlds, rng)  # (W, J, 5) cards per suit of each constrained seat
-    p, two_decks = len(k.sizes), rules.decks == 2  # Smear: the players and the thrown-away pile
+    p, two_decks = len(k.sizes), rules.decks == 2  # the players, and a pile read as a seat
     hands = np.zeros((num_worlds, p, 2), U64)
     rest = np.zeros((num_worlds, 2), U64)
     for start in range(0, num_worlds, _CHUNK):
@@ -261,7 +264,7 @@ def draw_worlds(rules: Rules, k: Knowledge, num_worlds: int, rng: np.random.Gene
         lo, hi = cardsets.add(hands[:, seat, 0], hands[:, seat, 1], U64(known[0]), U64(known[1]))
         hands[:, seat, 0], hands[:, seat, 1] = lo, hi
     players = rules.num_players
-    if p > players:  # Smear's thrown-away cards are unseen cards outside the hands, like the stock
+    if p > players:  # a pile read as a seat is unseen cards outside the hands, like the stock
         rest[:, 0] |= hands[:, players, 0]
         hands = hands[:, :players]
     if two_decks:
@@ -349,7 +352,7 @@ def _deal(
     the kitty or stock. Writes (lo, hi) words into ``hands`` (W, P, 2) and ``rest`` (W, 2)."""
     worlds = len(takes)
     cards = np.repeat(np.arange(len(k.unseen)), k.unseen)  # (M,) one entry per unseen copy
-    cards = cards[np.argsort(k.suits[cards], kind="stable")]  # suit by suit (Smear's jick, jokers)
+    cards = cards[np.argsort(k.suits[cards], kind="stable")]  # suit by suit (the sampler's suits)
     copy = np.zeros(len(cards), np.int64)  # 1 for the second copy of a card
     copy[1:] = cards[1:] == cards[:-1]
     suit = k.suits[cards]
