@@ -23,7 +23,8 @@ row's cells only; ``--ray`` plays each tournament's streams on Ray actors. The o
 (:func:`write_outputs`): the JSON (every cell with its command, the commit and date), a Markdown
 table (:func:`markdown`), the README's headline rows (:func:`headline`) and a PNG heatmap
 (agents × presets; colour = the agent's advantage over the reference in points a deal, as a share
-of the deal's stake, green better).
+of the deal's stake, green better, clipped at :data:`CLIP`; a cell whose interval excludes 0 bold
+and outlined).
 The committed one is ``docs/leaderboard.md``; ``tests/test_leaderboard.py`` checks that it and the
 README's rows are rendered from ``docs/leaderboard.json``.
 """
@@ -38,13 +39,14 @@ import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import agents
 from evaluation.duplicate import Tournament, TournamentConfig
 from evaluation.flags import build_agent, one_line, unbuilt
 from evaluation.progress import progress_bar
 from evaluation.provenance import run_record
+from evaluation.report import verdict
 from hearts_env.core.rules import Rules
 from hearts_env.files import OutputLock, write_atomic, write_json
 from hearts_env.games import FAMILIES, family
@@ -275,15 +277,6 @@ def run(
     return board
 
 
-def verdict(diff: float, ci95: float, better: str) -> str:
-    """A cell's verdict: ``better`` or ``worse`` than the reference when the interval ``diff ± ci95``
-    excludes 0 (``better``: which way points are better), else ``no difference``."""
-    sign = 1 if better == "lower" else -1
-    if sign * diff + ci95 < 0:
-        return "better"
-    return "worse" if sign * diff - ci95 > 0 else "no difference"
-
-
 def _key(cell: Cell | dict[str, Any]) -> tuple[Any, ...]:
     """What makes an earlier cell this one: the agent, its spec, the configuration and the weights
     it played (a retrained network's cells are played again)."""
@@ -390,25 +383,39 @@ def headline(board: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _shade(board: dict[str, Any], agent: str, config: dict[str, Any]) -> tuple[float, str]:
-    """A heatmap cell: the advantage over the reference as a share of the deal's stake (positive:
-    better; NaN where unplayed) and the text written in it (the margin and its interval)."""
+class Shade(NamedTuple):
+    """A heatmap cell, as :func:`_shade` reads it from the board."""
+
+    share: float
+    """The agent's advantage over the reference in points a deal, as a share of the points at stake
+    in a deal (its family's ``scale_points``: Hearts' 26, Spot's 129 …); positive: better; NaN:
+    not played (0 for the reference itself)."""
+    text: str
+    """What is written in it: the margin in points and its interval, ``ref.`` or ``–``."""
+    significant: bool
+    """Whether the interval excludes 0 (better or worse, not no difference)."""
+
+
+BLANK = Shade(float("nan"), "", False)
+"""A cell of a configuration that does not exist (an all-counts panel's holes)."""
+
+
+def _shade(board: dict[str, Any], agent: str, config: dict[str, Any]) -> Shade:
+    """The heatmap cell of ``agent`` in ``config``: its share of the stake, text and significance."""
     rules = make_rules(config["preset"], num_players=config["num_players"])
     record = family(rules)
     sign = -1 if record.better == "lower" else 1
     cell = _find(board, agent, config["preset"], config["num_players"])
     if "diff" in cell:
-        return sign * cell["diff"] * record.reward_scale(rules), f"{cell['diff']:+.1f}\n±{cell['ci95']:.1f}"
+        share = sign * cell["diff"] / max(1, record.scale_points(rules))
+        return Shade(share, f"{cell['diff']:+.1f}\n±{cell['ci95']:.1f}", cell["verdict"] != "no difference")
     if cell.get("reason") == "reference":
-        return 0.0, "ref."
-    return float("nan"), "–"
+        return Shade(0.0, "ref.", False)
+    return Shade(float("nan"), "–", False)
 
 
-TITLE = "points a deal minus the reference field's\n(Hearts: lower is better; Smear: higher; green: better)"
-
-
-Panel = tuple[str | None, list[str], list[str], list[list[tuple[float, str]]]]
-"""A heatmap panel: its title, row labels, column labels and cells (value, text) by row."""
+Panel = tuple[str | None, list[str], list[str], list[list[Shade]]]
+"""A heatmap panel: its title, row labels, column labels and cells by row."""
 
 
 def _panels(board: dict[str, Any]) -> list[Panel]:
@@ -416,7 +423,6 @@ def _panels(board: dict[str, Any]) -> list[Panel]:
     player count a preset: one panel, agents × configurations; of every count (``all_counts``):
     one panel an agent, presets × player counts (a configuration that does not exist left blank)."""
     configs, agents = board["configs"], board["agents"]
-    blank = (float("nan"), "")
     if not board.get("all_counts"):
         columns = [f"{c['preset']}-{c['num_players']}" for c in configs]
         return [(None, agents, columns, [[_shade(board, a, c) for c in configs] for a in agents])]
@@ -426,37 +432,116 @@ def _panels(board: dict[str, Any]) -> list[Panel]:
     panels = []
     for agent in agents:
         cells = [
-            [_shade(board, agent, present[p, n]) if (p, n) in present else blank for n in counts]
+            [_shade(board, agent, present[p, n]) if (p, n) in present else BLANK for n in counts]
             for p in presets
         ]
         panels.append((agent, presets, [str(n) for n in counts], cells))
     return panels
 
 
+CLIP = 0.15
+"""Where the heatmap's colours stop: a margin of 15% of the points at stake or more, either way,
+takes the scale's end colour. Fixed rather than fitted to each board, so that a colour means one
+share in every heatmap; 15% because the margins of the agents worth telling apart (ducker, ismcts,
+pimc, ppo in docs/leaderboard.json) lie within it in 9 cells out of 10, while random's and
+lowest's (20% to 130%) saturate instead of squeezing every other cell into the scale's middle."""
+
+COLORMAP = "RdYlGn"
+"""The diverging colour scale, centred on 0 (no advantage): red worse, green better."""
+
+BLANK_COLOUR = (0.92, 0.92, 0.92)
+"""The background of a cell not played or not existing."""
+
+
+def cell_colour(share: float) -> tuple[float, float, float]:
+    """The background of a cell of ``share`` (:attr:`Shade.share`): :data:`COLORMAP` at
+    ``share / CLIP``, clipped to ±1 (:data:`CLIP`); :data:`BLANK_COLOUR` for NaN."""
+    from matplotlib import colormaps
+
+    if not math.isfinite(share):
+        return BLANK_COLOUR
+    red, green, blue, _ = colormaps[COLORMAP](0.5 + 0.5 * max(-1.0, min(1.0, share / CLIP)))
+    return red, green, blue
+
+
+def luminance(colour: Sequence[float]) -> float:
+    """The relative luminance of an sRGB ``colour`` (components 0..1), as WCAG 2 defines it."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colour[:3]]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: Sequence[float], other: Sequence[float]) -> float:
+    """The WCAG 2 contrast ratio of two colours, 1 to 21 (4.5 or more: text reads well)."""
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+BLACK, WHITE = (0.0, 0.0, 0.0), (1.0, 1.0, 1.0)
+
+
+def text_colour(background: Sequence[float]) -> tuple[float, float, float]:
+    """Black or white, whichever contrasts more with ``background`` (never less than 4.58: the
+    contrasts with black and white are equal at a luminance of 0.18)."""
+    return BLACK if contrast(BLACK, background) >= contrast(WHITE, background) else WHITE
+
+
+class Style(NamedTuple):
+    """How a heatmap cell is drawn."""
+
+    background: tuple[float, float, float]
+    colour: tuple[float, float, float]
+    """Of the text, :func:`text_colour`."""
+    text: str
+    bold: bool
+    """Significant (:attr:`Shade.significant`): bold and outlined."""
+
+
+def style(shade: Shade) -> Style:
+    """How ``shade`` is drawn: its background, text colour, text and mark of significance."""
+    background = cell_colour(shade.share)
+    return Style(background, text_colour(background), shade.text, shade.significant)
+
+
+def colour_bar_label(board: dict[str, Any]) -> str:
+    """What the heatmap's colours say, the direction of each family of ``board`` included."""
+    games = dict.fromkeys(config["family"] for config in board["configs"])
+    ways = "; ".join(f"{FAMILIES[g].title}: {FAMILIES[g].better} is better" for g in games if g in FAMILIES)
+    return (
+        f"points a deal against the reference, as a share of the points at stake\n"
+        f"({ways}); green: better, clipped at ±{CLIP:.0%}; bold, outlined: the interval excludes 0"
+    )
+
+
 def write_png(board: dict[str, Any], path: Path) -> None:
-    """The heatmap (:func:`_panels`): colour = advantage over the reference as a share of the
-    deal's stake (green better), each cell's number and interval written in it."""
+    """The heatmap (:func:`_panels`), each cell drawn by :func:`style`: its colour the advantage
+    over the reference as a share of the deal's stake, its margin and interval written in it, a
+    colour bar saying so (:func:`colour_bar_label`)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Rectangle
 
     panels = _panels(board)
     rows, columns = len(panels[0][1]), len(panels[0][2])
     if board.get("all_counts"):
-        size = (1.0 + len(panels) * (2.2 + 0.62 * columns), 1.4 + 0.42 * rows)
+        size = (2.0 + len(panels) * (2.2 + 0.62 * columns), 2.0 + 0.42 * rows)
     else:
-        size = (2.0 + 0.62 * columns, 2.2 + 0.55 * rows)
+        size = (3.0 + 0.62 * columns, 2.8 + 0.55 * rows)
     fig, axes = plt.subplots(1, len(panels), figsize=size, squeeze=False)
-    grids = [np.array([[value for value, _ in row] for row in cells]) for *_, cells in panels]
-    shaded = np.concatenate([np.abs(g[np.isfinite(g)]) for g in grids])
-    limit = max(0.05, float(shaded.max()) if shaded.size else 1.0)
-    for ax, (title, row_labels, column_labels, cells), grid in zip(axes[0], panels, grids, strict=True):
-        ax.imshow(grid, cmap="RdYlGn", vmin=-limit, vmax=limit, aspect="auto")
-        for i, row in enumerate(cells):
-            for j, (_, words) in enumerate(row):
-                ax.text(j, i, words, ha="center", va="center", fontsize=6)
+    for ax, (title, row_labels, column_labels, cells) in zip(axes[0], panels, strict=True):
+        styles = [[style(shade) for shade in row] for row in cells]
+        ax.imshow(np.array([[s.background for s in row] for row in styles]), aspect="auto")
+        for i, row in enumerate(styles):
+            for j, cell in enumerate(row):
+                weight = "bold" if cell.bold else "normal"
+                ax.text(j, i, cell.text, ha="center", va="center", fontsize=6, color=cell.colour,
+                        fontweight=weight)  # fmt: skip
+                if cell.bold:  # outlined in the text's colour: it contrasts with the cell
+                    corner = (j - 0.45, i - 0.45)
+                    ax.add_patch(Rectangle(corner, 0.9, 0.9, fill=False, edgecolor=cell.colour, lw=0.8))
         if title is None:
             ax.set_xticks(range(columns), column_labels, rotation=70, ha="right", fontsize=7)
         else:
@@ -464,10 +549,15 @@ def write_png(board: dict[str, Any], path: Path) -> None:
             ax.set_xlabel("players", fontsize=8)
             ax.set_title(title, fontsize=9)
         ax.set_yticks(range(rows), row_labels, fontsize=8)
-    fig.suptitle(TITLE, fontsize=8)
-    fig.tight_layout()
+    scale = plt.cm.ScalarMappable(Normalize(-CLIP, CLIP), COLORMAP)
+    pad = 0.06 if board.get("all_counts") else 0.02  # above the panels' titles
+    bar = fig.colorbar(scale, ax=axes[0].tolist(), location="top", extend="both", fraction=0.04, pad=pad,
+                       aspect=60)  # fmt: skip
+    bar.ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    bar.ax.tick_params(labelsize=7)
+    bar.set_label(colour_bar_label(board), fontsize=7)
     try:  # the temporary file has no .png to name the format by
-        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=130))
+        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=130, bbox_inches="tight"))
     finally:
         plt.close(fig)
 

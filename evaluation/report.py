@@ -16,6 +16,8 @@ import numpy as np
 
 from evaluation.flags import install_command
 from hearts_env.files import write_atomic
+from hearts_env.games import family
+from hearts_env.presets import PRESETS, make_rules
 
 Z95 = 1.959964
 """Normal quantile of a two-sided 95% interval."""
@@ -292,10 +294,60 @@ def write_csv(report: dict[str, Any], path: str | Path) -> None:
         write_atomic(path.with_name(path.stem + "_teams.csv"), _csv_text(columns, teams))
 
 
+def verdict(diff: float, ci95: float, better: str) -> str:
+    """The verdict on a difference ``a − b`` of mean points: ``better`` (a is the better) or ``worse``
+    when the interval ``diff ± ci95`` excludes 0 (``better``: which way points are better, the
+    family's), else ``no difference``."""
+    sign = 1 if better == "lower" else -1
+    if sign * diff + ci95 < 0:
+        return "better"
+    return "worse" if sign * diff - ci95 > 0 else "no difference"
+
+
+def better_of(report: dict[str, Any]) -> str:
+    """Which way points are better in ``report``'s game (``"lower"`` or ``"higher"``): its family
+    record's :attr:`~hearts_env.core.family.Family.better`, the report's own ``better`` for a preset
+    no longer registered (the earliest reports do not keep it)."""
+    preset = report.get("preset")
+    if preset in PRESETS:
+        return family(make_rules(preset, num_players=report["num_players"])).better
+    if report.get("better") in ("lower", "higher"):
+        return report["better"]
+    raise ValueError(
+        f"preset must be a registered preset, or better 'lower' or 'higher', got preset {preset!r} "
+        f"and better {report.get('better')!r}"
+    )
+
+
+PAIR_COLOURS = {"better": "#2f8a46", "worse": "#c44e52", "no difference": "#a3a3a3"}
+"""The pair chart's bar colour by the pair's :func:`verdict`: a real difference to ``a``'s good
+side (green) or bad side (red); grey where the interval crosses 0, whichever side the mean is on
+(such a mean is noise, not a lead)."""
+
+PAIR_LEGEND = {
+    "better": "a better (the interval excludes 0)",
+    "worse": "b better (the interval excludes 0)",
+    "no difference": "no difference (the interval crosses 0)",
+}
+"""The pair chart's legend: what each colour of :data:`PAIR_COLOURS` says."""
+
+
+def pair_bars(report: dict[str, Any]) -> list[tuple[str, float, float, str]]:
+    """The pair chart's bars: (label ``a − b``, mean difference, 95% half-width, colour by
+    :func:`verdict` in the direction of the report's family, :func:`better_of`)."""
+    better = better_of(report)
+    bars = []
+    for pair in report["pairs"]:
+        diff, ci = pair["mean_diff"] or 0.0, pair["ci95"]
+        ci = math.inf if ci is None else ci  # one deal: no interval, so no difference is shown
+        bars.append((f"{pair['a']} − {pair['b']}", diff, ci, PAIR_COLOURS[verdict(diff, ci, better)]))
+    return bars
+
+
 def write_png(report: dict[str, Any], path: str | Path) -> None:
-    """A chart of the agents' mean deal points and, beside it, of the pair differences ``a - b``,
-    each with its 95% interval (needs matplotlib: ``ModuleNotFoundError`` with the install line
-    where it is missing)."""
+    """A chart of the agents' mean deal points and, beside it, of the pair differences ``a − b``,
+    each with its 95% interval, coloured by :func:`pair_bars` (needs matplotlib:
+    ``ModuleNotFoundError`` with the install line where it is missing)."""
     try:
         import matplotlib
     except ModuleNotFoundError:
@@ -305,28 +357,32 @@ def write_png(report: dict[str, Any], path: str | Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
-    better = report.get("better", "lower")
+    better = better_of(report)
     rows = sorted(report["agents"], key=lambda r: (r["mean_points"] or 0) * (-1 if better == "higher" else 1))
-    pairs = report["pairs"]
-    height = 1.4 + 0.45 * max(len(rows), len(pairs))
-    fig, axes = plt.subplots(1, 2 if pairs else 1, figsize=(12 if pairs else 7, height), squeeze=False)
+    bars = pair_bars(report)
+    height = 1.4 + 0.45 * max(len(rows), len(bars))
+    fig, axes = plt.subplots(1, 2 if bars else 1, figsize=(12 if bars else 7, height), squeeze=False)
     ax = axes[0, 0]
     ax.barh([r["name"] for r in rows], [r["mean_points"] or 0 for r in rows],
             xerr=[r["ci95"] or 0 for r in rows], capsize=4, color="#4c72b0")  # fmt: skip
     ax.invert_yaxis()
-    ax.set_xlabel(f"mean deal points ({better} is better), 95% CI")
+    ax.set_xlabel(f"mean deal points, 95% CI ({better} is better)")
     ax.set_title("agents")
-    if pairs:
+    if bars:
         ax = axes[0, 1]
-        labels = [f"{p['a']} − {p['b']}" for p in pairs]
-        diffs = [p["mean_diff"] or 0 for p in pairs]
-        colors = ["#55a868" if (d < 0) == (better == "lower") else "#c44e52" for d in diffs]
-        ax.barh(labels, diffs, xerr=[p["ci95"] or 0 for p in pairs], capsize=4, color=colors)
+        labels, diffs, cis, colours = zip(*bars)
+        finite = [ci if math.isfinite(ci) else 0 for ci in cis]
+        ax.barh(labels, diffs, xerr=finite, capsize=4, color=colours)
         ax.axvline(0, color="black", linewidth=0.8)
         ax.invert_yaxis()
-        ax.set_xlabel("a − b, mean deal points, 95% CI")
-        ax.set_title("pairs a − b (green: a is better)")
+        ax.set_xlabel(f"a − b, mean deal points, 95% CI ({better} is better)")
+        ax.set_title("pairs a − b")
+        ax.legend(
+            handles=[Patch(color=colour, label=PAIR_LEGEND[v]) for v, colour in PAIR_COLOURS.items()],
+            fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+        )  # fmt: skip
     fig.suptitle(f"{report['preset']}, {report['num_players']} players: {report['deals']} duplicate deals")
     fig.tight_layout()
     try:  # the temporary file has no .png to name the format by

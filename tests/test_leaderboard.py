@@ -59,9 +59,9 @@ def test_the_heatmap_of_every_player_count_is_one_panel_an_agent_presets_by_coun
     assert counts == [str(n) for n in range(3, 12)] and presets[0] == "hearts"
     assert len(presets) == len({c["preset"] for c in board["configs"]})
     cell = next(c for c in board["cells"] if c["preset"] == "cancellation_hearts" and c["num_players"] == 11)
-    value, text = cells[presets.index("cancellation_hearts")][counts.index("11")]
+    value, text, _ = cells[presets.index("cancellation_hearts")][counts.index("11")]
     rules = make_rules("cancellation_hearts", num_players=11)  # two decks: 52 points at stake
-    stake = family(rules).reward_scale(rules)
+    stake = 1 / family(rules).scale_points(rules)
     assert text == f"{cell['diff']:+.1f}\n±{cell['ci95']:.1f}"
     assert value == pytest.approx(-cell["diff"] * stake)
     assert cells[presets.index("hearts")][counts.index("11")][1] == ""  # no Hearts for 11
