@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -107,11 +108,12 @@ def _import_nodes(node: ast.AST, type_imports: bool) -> list[ast.Import | ast.Im
     return [n for child in ast.iter_child_nodes(node) for n in _import_nodes(child, type_imports)]
 
 
+@cache
 def import_graph(type_imports: bool = False) -> dict[str, set[str]]:
     """The project modules each project module imports. ``from a.b import c`` imports the module
     ``a.b.c`` when there is one, else ``a.b``; relative imports are resolved. The packages above
     an imported module (whose ``__init__`` Python runs first) are left out: counting them would
-    join every module to its package's ``__init__``."""
+    join every module to its package's ``__init__``. Read once a session (the tests only read it)."""
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
