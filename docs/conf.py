@@ -38,13 +38,17 @@ root_doc = "index"
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence", "deflist"]
 
-# The repository on GitHub, where links to files outside docs/ point (_ext/repo_links.py).
+# The repository on GitHub, where links to files outside docs/ point (_ext/repo_links.py); the
+# same address as pyproject.toml's [project.urls] (tests/test_docs_api.py checks they agree).
 repo_url = "https://github.com/hearts-env/hearts-env"
 repo_branch = "main"
 
 # autodoc: a package's public names are its __all__; signatures keep their type hints.
 autodoc_default_options = {"members": True, "member-order": "bysource"}
 autodoc_typehints = "signature"
+# The docs' venv has neither torch nor Ray: the modules that import them (training.ppo, the RLlib
+# integration) are documented from their docstrings with those two imported as stand-ins.
+autodoc_mock_imports = ["torch", "ray"]
 autodoc_class_signature = "mixed"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False

@@ -7,7 +7,8 @@ main suite the site checks skip when the site has not been built.
 Every ``href`` and ``src`` of every page that is relative must name a file of the site and, with a
 ``#fragment``, an ``id`` in that file; every ``docs/*.md`` page must be built under its own title
 (not overwritten by a page Sphinx writes itself, as ``search.html`` once replaced ``docs/search.md``)
-and be what its sidebar entry opens; the API page must document every public name.
+and be what its sidebar entry opens, the API reference's pages (``docs/api/*.md``) included; the API
+pages together must document every public name.
 """
 
 from __future__ import annotations
@@ -30,10 +31,18 @@ from tests.integration import common
 ROOT = common.ROOT
 SITE = ROOT / "docs" / "_build" / "html"
 IN_MAKE_DOCS = os.environ.get("HEARTS_ENV_INTEGRATION") == "docs"
-PAGES = sorted(path.stem for path in (ROOT / "docs").glob("*.md"))
+
+
+def source_pages(docs: Path) -> list[Path]:
+    """The Markdown pages of the site's source folder ``docs``: its own and its API reference's."""
+    return sorted(docs.glob("*.md")) + sorted(docs.glob("api/*.md"))
+
+
+PAGES = [path.relative_to(ROOT / "docs").with_suffix("").as_posix() for path in source_pages(ROOT / "docs")]
 """The pages of the site: every Markdown file of docs/ (each in docs/index.md's table of contents,
-``tests/test_docs.py``)."""
+``tests/test_docs.py``) and of docs/api/ (in docs/api.md's, ``tests/test_docs_api.py``)."""
 API_EXTRA = [
+    "agents.base.best_legal",
     "hearts_env.single_agent_env",
     "hearts_env.presets.Preset",
     "evaluation.duplicate.Tournament",
@@ -41,7 +50,7 @@ API_EXTRA = [
     "evaluation.duplicate.format_report",
     "training.config.Args",
 ]
-"""Documented objects the API page must hold besides the packages' ``__all__``."""
+"""Documented objects the API pages must hold besides the packages' ``__all__``."""
 
 
 class Page(HTMLParser):
@@ -133,19 +142,18 @@ def missing_pages(site: Path, docs: Path) -> list[str]:
     problems = []
     index = parse(site / "index.html") if (site / "index.html").is_file() else Page()
     sidebar = dict(index.sidebar)
-    for source in sorted(docs.glob("*.md")):
-        name, title = source.stem, page_title(source.read_text(encoding="utf-8"))
-        built = site / f"{name}.html"
+    for source in source_pages(docs):
+        name = source.relative_to(docs).with_suffix("").as_posix()
+        title, link = page_title(source.read_text(encoding="utf-8")), f"{name}.html"
+        built = site / link
         if not built.is_file():
-            problems.append(f"{name}: no {built.name} in the site")
+            problems.append(f"{name}: no {link} in the site")
             continue
         shown = " ".join((parse(built).title or "").split())
         if not shown.startswith(title):
-            problems.append(f"{name}: {built.name} is titled {shown!r}, not {title!r} (overwritten?)")
-        if name != "index" and sidebar.get(built.name) != title:
-            problems.append(
-                f"{name}: the sidebar's entry for {built.name} is {sidebar.get(built.name)!r}, not {title!r}"
-            )
+            problems.append(f"{name}: {link} is titled {shown!r}, not {title!r} (overwritten?)")
+        if name != "index" and sidebar.get(link) != title:
+            problems.append(f"{name}: the sidebar's entry for {link} is {sidebar.get(link)!r}, not {title!r}")
     return problems
 
 
@@ -172,8 +180,9 @@ def test_every_docs_page_is_built_under_its_title_and_opened_by_the_sidebar(site
 
 def test_the_page_check_finds_an_overwritten_a_missing_and_an_unlisted_page(tmp_path: Path) -> None:
     docs, site = tmp_path / "docs", tmp_path / "html"
-    docs.mkdir(), site.mkdir()
+    (docs / "api").mkdir(parents=True), (site / "api").mkdir(parents=True)
     pages = {"index": "Home", "search": "Positions", "gone": "Gone", "unlisted": "Unlisted", "kept": "Kept"}
+    pages["api/part"] = "Part"
     for name, title in pages.items():
         (docs / f"{name}.md").write_text(f"# {title}\n\ntext\n", encoding="utf-8")
         (site / f"{name}.html").write_text(f"<title>{title} - Home 1.0</title><title>Menu</title>")
@@ -183,11 +192,13 @@ def test_the_page_check_finds_an_overwritten_a_missing_and_an_unlisted_page(tmp_
     index = '<title>Home 1.0</title><div class="sidebar-tree"><ul>{}</ul></div><a href="{}.html">x</a>'
     (site / "index.html").write_text(index.format(entries, "unlisted"), encoding="utf-8")
     found = missing_pages(site, docs)
-    assert [line.split(":")[0] for line in found] == ["gone", "search", "unlisted"], found
+    assert [line.split(":")[0] for line in found] == ["gone", "search", "unlisted", "api/part"], found
     assert "'Search - Home 1.0', not 'Positions'" in found[1] and "is None, not 'Unlisted'" in found[2]
+    assert "entry for api/part.html is None" in found[3]
     (site / "gone.html").write_text("<title>Gone - Home 1.0</title>", encoding="utf-8")
     (site / "search.html").write_text("<title>Positions - Home 1.0</title>", encoding="utf-8")
     entries += '<li><a href="gone.html">Gone</a></li><li><a href="unlisted.html">Unlisted</a></li>'
+    entries += '<li><a href="api/part.html">Part</a></li>'
     (site / "index.html").write_text(index.format(entries, "gone"), encoding="utf-8")
     assert missing_pages(site, docs) == []
 
@@ -218,12 +229,12 @@ def test_the_rules_page_has_its_heading_anchors(site: Path) -> None:
 
 
 def test_the_api_page_documents_the_public_names(site: Path) -> None:
-    ids = parse(site / "api.html").ids
+    ids = set().union(*(parse(path).ids for path in [site / "api.html", *sorted(site.glob("api/*.html"))]))
     public = [f"hearts_env.{name}" for name in hearts_env.__all__] + [
         f"agents.{name}" for name in agents.__all__
     ]
     missing = [name for name in public + API_EXTRA if name not in ids]
-    assert not missing, f"not documented in api.html (docs/api.md; rebuild with make docs): {missing}"
+    assert not missing, f"not documented in api/*.html (docs/api/*.md; rebuild with make docs): {missing}"
 
 
 def test_the_changelog_page_includes_the_changelog(site: Path) -> None:
