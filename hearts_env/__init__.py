@@ -13,7 +13,10 @@ which agents, tournaments and training use;
 single-agent ``gymnasium.Env``, the other seats played by given agents (``action_masks()`` for
 ``sb3_contrib.MaskablePPO``);
 ``hearts_env.Position`` — a deal in play, to start a table from (``Table.set_position``).
-Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``).
+Every preset's rules and the option names: ``docs/rules.md`` (``hearts-env rules``). The
+``options`` are the game's rules; ``reward``, ``episode`` (``"deal"`` or ``"game"``) and
+``illegal_action`` (``"raise"`` or ``"terminate"``) are the env's settings, taken by every
+constructor above and by ``Table(rules, num_games, reward=, episode=, illegal_action=)``.
 """
 
 from hearts_env.core.cards import card_name, card_symbol, parse_card, parse_cards

@@ -18,7 +18,8 @@ Passing                ``pass_count`` single-card decisions per seat, seat by se
                        every seat has chosen
 Reward                 at the end of each deal, minus the deal's points (``reward="zero_sum"``:
                        the other players' mean points minus one's own; ``"chips"``: settlement)
-Episode                one deal (default) or one game (``episode="game"``)
+Episode                one deal (default) or one game (``episode="game"``, an env setting
+                       like ``reward``, not a rule option)
 Infos                  when a deal ends: ``deal_points``, ``total_points``, ``game_over``,
                        ``cancelled`` and ``illegal_action`` for every agent, and ``chips``
                        where the rules have a settlement (``settlement`` other than points)
@@ -29,7 +30,8 @@ Layout                 ``layout="native"`` (default): the configuration's own ob
 Illegal actions        ``illegal_action="raise"`` (default): ``ValueError`` naming the agent,
                        the card and why, nothing changes; ``"terminate"``: the offender is
                        charged the deal's maximum penalty and the episode ends (PettingZoo's
-                       TerminateIllegal convention, for learners that sample unmasked)
+                       TerminateIllegal convention, for learners that sample unmasked); an
+                       env setting, not a rule option
 =====================  ======================================================================
 
 Resetting: ``reset(seed=...)`` starts a new game from that seed. Without a seed, in deal
@@ -89,7 +91,10 @@ def action_index(action: Any, agent: str, num_actions: int) -> int:
 
 
 class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
-    """One Hearts-family game as a PettingZoo AEC environment (see the module docstring)."""
+    """One Hearts-family game as a PettingZoo AEC environment (see the module docstring).
+
+    ``reward``, ``episode`` and ``illegal_action`` are the env's settings, given to its
+    :class:`~hearts_env.table.Table`; the other ``options`` are the game's rules (``make_rules``)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "hearts_v0", "is_parallelizable": False}
 
@@ -100,6 +105,8 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         reward: str | None = None,
         action_mask: str = "observation",
         layout: str = "native",
+        episode: str = "deal",
+        illegal_action: str = "raise",
         **options: Any,
     ):
         super().__init__()
@@ -113,7 +120,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
             )
         self.mask_in_info = action_mask == "info"
         self.rules = make_rules(preset, **options)
-        self.table = Table(self.rules, 1, reward=reward)
+        self.table = Table(self.rules, 1, reward=reward, episode=episode, illegal_action=illegal_action)
         self.render_mode = render_mode
         n = self.rules.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -156,7 +163,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         """Start a deal: a new game with a seed, in game episodes or with ``options={"new_game":
         True}``; otherwise (deal episodes) the game's next deal. Nothing changes if it fails."""
         self._check_open()
-        new_game = seed is not None or not self._playing or self.rules.episode == "game"
+        new_game = seed is not None or not self._playing or self.table.episode == "game"
         self.table.reset(seed=seed, options=options, new_game=new_game)
         self._playing = True
         self.agents = self.possible_agents[:]
@@ -327,8 +334,10 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 
 def env(preset: str = "hearts", render_mode: str | None = None, **options: Any) -> AECEnv:
-    """``preset`` as a PettingZoo AEC env (docs/rules.md options), with order enforcing. Actions
-    are checked by the env itself (see the module docstring): no bare assertions."""
+    """``preset`` as a PettingZoo AEC env, with order enforcing. Keyword arguments: the env
+    settings ``reward``, ``episode``, ``illegal_action`` (:class:`~hearts_env.table.Table`),
+    ``action_mask`` and ``layout``; any other is a rule option (docs/rules.md). Actions are checked
+    by the env itself (see the module docstring): no bare assertions."""
     wrapped: AECEnv = raw_env(preset, render_mode=render_mode, **options)
     return _OrderEnforcing(wrapped)
 

@@ -80,6 +80,8 @@ class SingleSeatEnv(gymnasium.Env):
         seat: int = 0,
         reward: str | None = None,
         render_mode: str | None = None,
+        episode: str = "deal",
+        illegal_action: str = "raise",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             modes = self.metadata["render_modes"]
@@ -89,7 +91,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.opponents = opponents
         """Seat -> the agent that plays it (every seat but :attr:`seat`)."""
         self.render_mode = render_mode
-        self.table = Table(rules, 1, reward=reward)
+        self.table = Table(rules, 1, reward=reward, episode=episode, illegal_action=illegal_action)
         self.action_names: tuple[str, ...] = rules.action_names
         """One name per action: the card slots, then the decisions."""
         self.observation_space = spaces.observation_space(rules, self.table.observer.layout)["observation"]
@@ -112,7 +114,7 @@ class SingleSeatEnv(gymnasium.Env):
         opponents' generator included."""
         self.table.parse_reset(seed, options)
         super().reset(seed=seed)
-        new_game = seed is not None or not self._playing or self.rules.episode == "game"
+        new_game = seed is not None or not self._playing or self.table.episode == "game"
         self.table.reset(seed=seed, options=options, new_game=new_game)
         self._playing, self._over = True, False
         self._deals += 1
@@ -215,6 +217,7 @@ def single_agent_env(
     seed: int | None = None,
     episode: str = "deal",
     reward: str | None = None,
+    illegal_action: str = "raise",
     render_mode: str | None = None,
     **options: Any,
 ) -> SingleSeatEnv:
@@ -227,20 +230,27 @@ def single_agent_env(
     (B, A) int8}, rng) -> (B,)`` (:class:`Policy`): an agent with parameters or a class of your
     own is built first and passed as the object. A name is looked up in the entry-point group
     :data:`AGENT_GROUP` and built as ``Class(rules)``. ``seed`` seeds the first ``reset()`` (a later
-    ``reset(seed=...)`` seeds again). ``episode``: ``"deal"`` or ``"game"``. ``reward``: the
-    PettingZoo env's (``None``: ``"team"`` in partnership games, else ``"points"``).
+    ``reset(seed=...)`` seeds again). The env settings, as the PettingZoo env's: ``episode``
+    (``"deal"`` or ``"game"``), ``reward`` (``None``: ``"team"`` in partnership games, else
+    ``"points"``) and ``illegal_action`` (``"raise"`` or ``"terminate"``).
     ``render_mode``: ``"ansi"`` or ``"human"``. Other ``options`` are rule options
-    (docs/rules.md), ``illegal_action="terminate"`` among them.
+    (docs/rules.md).
 
     Raises ``ValueError`` (``TypeError`` for a wrong kind of value) naming the bad argument.
     """
-    rules = make_rules(preset, num_players=num_players, episode=episode, **options)
+    rules = make_rules(preset, num_players=num_players, **options)
     n = rules.num_players
     if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
         raise ValueError(f"seat must be a seat 0..{n - 1} of {rules.preset} ({n} players), got {seat!r}")
     others = [s for s in range(n) if s != seat]
     env = SingleSeatEnv(
-        rules, _opponents(opponents, rules, others), int(seat), reward=reward, render_mode=render_mode
+        rules,
+        _opponents(opponents, rules, others),
+        int(seat),
+        reward=reward,
+        render_mode=render_mode,
+        episode=episode,
+        illegal_action=illegal_action,
     )
     if seed is not None:
         env.reset(seed=seed)

@@ -24,10 +24,26 @@ from hearts_env.games import family
 from hearts_env.games.hearts import rollouts, stock
 
 REWARDS = ("points", "zero_sum", "team", "chips", "settlement")
-STATE_FORMAT, STATE_VERSION = "hearts_env.table", 2
+"""What a finished deal pays each seat (``Table(reward=...)``)."""
+EPISODES = ("deal", "game")
+"""What one environment episode is (``Table(episode=...)``): a deal, or a whole game."""
+ILLEGAL_ACTIONS = ("raise", "terminate")
+"""What an illegal action does (``Table(illegal_action=...)``): raise a ``ValueError`` and change
+nothing, or forfeit the offender's deal (charged the deal's maximum penalty; the episode ends)."""
+SETTINGS = ("reward", "episode", "illegal_action")
+"""The env settings: :class:`Table`'s keyword arguments besides the rules, saved with its state."""
+
+STATE_FORMAT, STATE_VERSION = "hearts_env.table", 3
 """What :meth:`Table.state_dict` writes: bump the version when the fields change meaning (and
 let :meth:`~hearts_env.core.engine.CardEngine.upgrade_saved` read the older one). Version 2: one phase
-vocabulary for every family (:mod:`hearts_env.core.phases`) and the tricks' published winners."""
+vocabulary for every family (:mod:`hearts_env.core.phases`) and the tricks' published winners.
+Version 3: the env settings ``episode`` and ``illegal_action`` beside ``reward`` (before, they were
+entries of the saved ``"rules"``); the fields are version 2's."""
+READ_VERSIONS = (1, 2, 3)
+"""The state versions :meth:`Table.load_state_dict` reads."""
+_UPGRADED_FIELDS = (1,)
+"""The versions whose fields the engine upgrades to today's
+(:meth:`~hearts_env.core.engine.CardEngine.upgrade_saved`); version 3 changed no field."""
 
 
 _DEAL_INFOS = {
@@ -65,6 +81,22 @@ class _StateView:
 
     def __get__(self, table: Table | None, owner: type) -> Any:
         return self if table is None else _read_only(getattr(table.state, self.field))
+
+
+def _check_setting(name: str, value: Any, allowed: tuple[str, ...]) -> None:
+    """A ``ValueError`` naming the setting and the choices unless ``value`` is one of ``allowed``."""
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name}={value!r} is not known: choose one of {', '.join(allowed)}")
+
+
+def _game_rules(description: Mapping[str, Any]) -> dict[str, Any]:
+    """A rules description without the env settings that older descriptions held."""
+    return {name: value for name, value in description.items() if name not in SETTINGS}
+
+
+def _shown_settings(settings: Mapping[str, Any]) -> str:
+    """``reward='points', episode='deal', illegal_action='raise'``, for messages."""
+    return ", ".join(f"{name}={value!r}" for name, value in settings.items())
 
 
 def _is_sequence(value: Any) -> bool:
@@ -145,7 +177,7 @@ class ResetPlan:
 @dataclass
 class StepResult:
     """What one step did to each game: ``rewards`` (B, P) per seat, and which games ended a
-    deal, a game or an episode (a deal or a game, as ``rules.episode`` says)."""
+    deal, a game or an episode (a deal or a game, as the table's ``episode`` says)."""
 
     rewards: np.ndarray
     deal_ended: np.ndarray
@@ -172,13 +204,24 @@ class Table:
     ``reward``: ``"points"`` (minus the deal points), ``"zero_sum"`` (the other players' mean
     points minus one's own), ``"team"`` (minus the team's points, for each of its players) or
     ``"chips"`` / ``"settlement"`` (the settlement option's chips); ``None``: ``"team"`` in
-    partnership games, else ``"points"``.
+    partnership games, else ``"points"``. ``episode``: what :attr:`StepResult.episode_ended`
+    marks, a ``"deal"`` or a whole ``"game"`` (:data:`EPISODES`). ``illegal_action``: ``"raise"``
+    a ``ValueError``, nothing changed, or ``"terminate"``: the offender forfeits the deal
+    (:data:`ILLEGAL_ACTIONS`). These three are the env's settings, not the game's rules.
     """
 
-    def __init__(self, rules: Rules, num_games: int = 1, reward: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        num_games: int = 1,
+        reward: str | None = None,
+        episode: str = "deal",
+        illegal_action: str = "raise",
+    ) -> None:
         reward = default_reward(rules) if reward is None else reward
-        if not isinstance(reward, str) or reward not in REWARDS:
-            raise ValueError(f"reward={reward!r} is not known: choose one of {', '.join(REWARDS)}")
+        _check_setting("reward", reward, REWARDS)
+        _check_setting("episode", episode, EPISODES)
+        _check_setting("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         if reward == "settlement":
             reward = "chips"
         record = family(rules)
@@ -192,6 +235,8 @@ class Table:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
         self.rules = rules
         self.reward = reward
+        self.episode = episode
+        self.illegal_action = illegal_action
         self.engine, self.observer = make_engine(rules)
         self.num_games = int(num_games)
         self.state: BatchState = self.engine.new_state(self.num_games)
@@ -709,7 +754,7 @@ class Table:
         if not s.lockstep and (s.phase == DONE).all():
             raise ValueError("every deal is over: call reset() (or redeal()) before stepping")
         legal = self.legal()
-        if self.rules.illegal_action == "terminate":
+        if self.illegal_action == "terminate":
             self._legal = None
             illegal = engine.illegal(s, actions, legal)
             if illegal.any():
@@ -776,7 +821,7 @@ class Table:
             deal_ended = ended
         else:
             deal_ended = ended | illegal
-            if self.rules.episode == "game":
+            if self.episode == "game":
                 s.game_over |= illegal
         rewards = np.zeros((self.num_games, self.rules.num_players))
         if not deal_ended.any():  # the common step: nothing ended
@@ -784,7 +829,7 @@ class Table:
         rows = np.flatnonzero(deal_ended)
         rewards[rows] = self.rewards_of(rows)
         game_ended = deal_ended & s.game_over
-        episode_ended = deal_ended if self.rules.episode == "deal" else game_ended
+        episode_ended = deal_ended if self.episode == "deal" else game_ended
         return StepResult(rewards, deal_ended, game_ended, episode_ended, illegal)
 
     def rewards_of(self, rows: np.ndarray) -> np.ndarray:
@@ -809,12 +854,19 @@ class Table:
         return s.chips[rows].copy()
 
     # ------------------------------------------------------------------ saving
+    @property
+    def settings(self) -> dict[str, str]:
+        """The env settings (:data:`SETTINGS`) as keyword arguments: ``Table(rules, n,
+        **table.settings)`` is a table that plays as this one does."""
+        return {name: getattr(self, name) for name in SETTINGS}
+
     def state_dict(self) -> dict[str, Any]:
         """Everything needed to continue these games later, as plain values: numpy arrays
         (int64, uint64, float64, bool), ints and strings (no pickled objects), versioned.
 
-        ``{"format", "version", "rules", "num_games", "reward", "fields": {name: array},
-        "rng": the generator's state dict}``. Restore with :meth:`load_state_dict`.
+        ``{"format", "version", "rules", "num_games", "reward", "episode", "illegal_action",
+        "fields": {name: array}, "rng": the generator's state dict}``. Restore with
+        :meth:`load_state_dict`.
         """
         s = self.state
         return {
@@ -822,7 +874,7 @@ class Table:
             "version": STATE_VERSION,
             "rules": self.rules.describe(),
             "num_games": self.num_games,
-            "reward": self.reward,
+            **self.settings,
             "fields": {name: getattr(s, name).copy() for name in s.array_fields()},
             "rng": self.rng.bit_generator.state,
         }
@@ -830,10 +882,11 @@ class Table:
     def load_state_dict(self, saved: Mapping[str, Any], source: str = "the saved state") -> None:
         """Put back what :meth:`state_dict` returned; ``source`` names it in error messages.
 
-        Raises ``ValueError`` (nothing changed) when it is not a table state, is of another
-        version, rules or batch size, or misses a field or has one of the wrong shape or dtype.
-        A state of the previous version loads as the engine upgrades it
-        (:meth:`~hearts_env.core.engine.CardEngine.upgrade_saved`).
+        Raises ``ValueError`` (nothing changed) when it is not a table state, is of a version
+        not in :data:`READ_VERSIONS`, of other rules, batch size or env settings, or misses a
+        field or has one of the wrong shape or dtype. Older versions load: version 2 and 1 kept
+        ``episode`` and ``illegal_action`` among the saved rules, and version 1's fields are
+        upgraded by the engine (:meth:`~hearts_env.core.engine.CardEngine.upgrade_saved`).
         """
 
         def refuse(why: str) -> ValueError:
@@ -842,18 +895,24 @@ class Table:
         if not isinstance(saved, Mapping) or saved.get("format") != STATE_FORMAT:
             raise refuse(f"expected a dict with format {STATE_FORMAT!r}")
         version = saved.get("version")
-        if version not in (STATE_VERSION - 1, STATE_VERSION):
-            readable = f"{STATE_VERSION - 1} and {STATE_VERSION}"
+        if version not in READ_VERSIONS:
+            readable = f"{', '.join(map(str, READ_VERSIONS[:-1]))} and {READ_VERSIONS[-1]}"
             raise refuse(f"version {version!r}, this code reads versions {readable}")
-        if saved.get("rules") != self.rules.describe():
+        rules = saved.get("rules")
+        if not isinstance(rules, Mapping):
+            raise refuse(f"its 'rules' should be the rules' description (a dict), got {type(rules).__name__}")
+        # Versions 1 and 2 kept episode and illegal_action among the rules.
+        where = saved if version == STATE_VERSION else {**rules, "reward": saved.get("reward")}
+        settings = {name: where.get(name) for name in SETTINGS}
+        if _game_rules(rules) != _game_rules(self.rules.describe()):
             raise refuse("it was saved with other rules")
-        if saved.get("num_games") != self.num_games or saved.get("reward") != self.reward:
+        if saved.get("num_games") != self.num_games or settings != self.settings:
             raise refuse(
-                f"it holds {saved.get('num_games')!r} games with reward {saved.get('reward')!r}, not "
-                f"{self.num_games} with {self.reward!r}"
+                f"it holds {saved.get('num_games')!r} games with {_shown_settings(settings)}, not "
+                f"{self.num_games} with {_shown_settings(self.settings)}"
             )
         fields_ = saved.get("fields")
-        if isinstance(fields_, Mapping) and version != STATE_VERSION:
+        if isinstance(fields_, Mapping) and version in _UPGRADED_FIELDS:
             fields_ = self.engine.upgrade_saved(dict(fields_), self.num_games)
         names = self.state.array_fields()
         if not isinstance(fields_, Mapping) or set(fields_) != set(names):

@@ -71,8 +71,8 @@ CONSTANT_PIECES = ("seats", "deck", "rules")
 """The universal layout's own pieces, after the family's: they say which configuration it is."""
 
 _NOT_FEATURES = frozenset(
-    {"preset", "num_players", "game", "removed", "card_points", "teams", "categories", "illegal_action",
-     "episode", "max_deals", "target_score"}
+    {"preset", "num_players", "game", "removed", "card_points", "teams", "categories", "max_deals",
+     "target_score"}
 )  # fmt: skip
 """Rules fields that are not ``rules`` entries: shown by other pieces (``deck``, ``card_values``,
 ``partners``, ``categories``, ``scores`` scaled by the target), or not about the play of a deal."""

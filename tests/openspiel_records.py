@@ -69,8 +69,8 @@ Parameters -> our options (:func:`openspiel_params_to_options`); OpenSpiel defau
   -26 to his points and +26 to everyone else's, on top of the raw card points (so a shooter who
   also took JD ends at -10, an opponent who took JD at 16). That is docs/rules.md's old moon with
   T = 26.
-* Fixed in OpenSpiel: 4 players, one deal per episode -> ``num_players=4``, ``episode="deal"``,
-  ``scoring="points"``.
+* Fixed in OpenSpiel: 4 players, one deal per episode -> ``num_players=4``,
+  ``scoring="points"`` (one deal an episode is the env's default setting, ``episode="deal"``).
 
 Scoring
 -------
@@ -175,7 +175,6 @@ def openspiel_params_to_options(params: dict) -> dict:
         "moon_cards": "penalty",
         "moon_points": None,
         "no_tricks_bonus": -5 if p["avoid_all_tricks_bonus"] else 0,
-        "episode": "deal",
     }
 
 

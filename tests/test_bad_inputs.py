@@ -156,8 +156,9 @@ RULES_CASES = [
     Case("unknown option", lambda _: make_rules(target=50), ValueError, "'target'"),
     Case("unknown reading", lambda _: make_rules(reading="modern"), ValueError, "'modern'"),
     Case("unknown removal", lambda _: make_rules(removal="mine"), ValueError, "'mine'"),
-    Case("episode unknown", lambda _: make_rules(episode="trick"), ValueError, "'trick'"),
-    Case("illegal_action unknown", lambda _: make_rules(illegal_action="ignore"), ValueError, "'ignore'"),
+    Case("episode unknown", lambda _: Table(make_rules(), episode="trick"), ValueError, "episode='trick'"),
+    Case("illegal_action unknown", lambda _: Table(make_rules(), illegal_action="no"), ValueError, "'no'"),
+    Case("env episode unknown", lambda _: hearts_env.env("hearts", episode="match"), ValueError, "'match'"),
     Case("discard_first unknown", lambda _: make_rules(discard_first="QX"), ValueError, "'QX'"),
     Case("env reward unknown", lambda _: hearts_env.env("hearts", reward="win"), ValueError, "'win'"),
     Case(

@@ -61,7 +61,7 @@ def plain_observation(table: Table, game: int, seat: int) -> dict[str, np.ndarra
     ("preset", "players"), [("hearts", 4), ("black_maria", 3), ("omnibus", 6), ("hearts", 5)]
 )
 def test_pieces_match_the_state(preset: str, players: int) -> None:
-    table = Table(make_rules(preset, players, episode="game"), 8)
+    table = Table(make_rules(preset, players), 8, episode="game")
     table.reset(seed=1)
     lay = table.observer.layout
     rng = np.random.default_rng(0)

@@ -72,14 +72,12 @@ OPTION_VALUES: dict[str, list[Any]] = {
     # both families
     "target_score": [1, 11, 21, 50, 100, 0],
     "max_deals": [None, 1, 3, 0],
-    "episode": ["deal", "game"],
     "max_bid": [1, 5, 10, 13, 60],
     "teams": [(), ((0, 2), (1, 3)), ((0, 1, 2, 3),), ((0,), (1,), (2,), (3,)), ((0, 2), (1,)), 5],
     "team_scoring": list(TEAM_SCORINGS),
     "jokers": [0, 1, 2, 3],
     "removed": [["2C"], ["2C", "2D"], [], ["JK1", "JK2"], ["2C", "2D", "2S", "3C"]],
     "widow": [None, 1, 3, 4, 52],
-    "illegal_action": ["raise", "ignore"],
     # Smear
     "deal_size": [None, 6, 9, 10, 13],
     "keep": [2, 6, 9],
@@ -96,8 +94,8 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "categories": [("high", "low", "jack", "game"), ("high",), ("trey",), ("high", "two", "ten"), ("jick",)],
     "pitcher_only_wins": [True, False],
 }  # fmt: skip
-BOTH = {"target_score", "max_deals", "episode", "max_bid", "teams", "team_scoring", "jokers", "removed",
-        "removal", "widow", "illegal_action"}  # fmt: skip
+BOTH = {"target_score", "max_deals", "max_bid", "teams", "team_scoring", "jokers", "removed", "removal",
+        "widow"}  # fmt: skip
 """Options of both families (make_rules' ``removal`` included)."""
 HEARTS_OPTIONS = sorted(f for f in OPTION_VALUES if f in HEARTS_FIELDS or f in BOTH)
 SMEAR_OPTIONS = sorted(f for f in OPTION_VALUES if f not in HEARTS_FIELDS)
@@ -111,7 +109,7 @@ GROUPS = [
     ("leftover", "widow", "removal"), ("stock_deal", "pass_count", "pass_directions"),
     ("no_points_first_trick", "first_trick_all_penalty", "card_points"), ("decks", "removal", "leftover"),
     ("hearts_break", "queen_needs_break", "lead_hearts_if_only_queen", "no_heart_lead_first_trick"),
-    ("target_score", "exact_target_reset", "max_deals", "episode"), ("settlement", "scoring", "moon"),
+    ("target_score", "exact_target_reset", "max_deals"), ("settlement", "scoring", "moon"),
 ]  # fmt: skip
 NAMES = sorted(PRESETS)
 SWEEP_SEEDS = range(8)

@@ -237,7 +237,6 @@ def test_reading_values(preset: str, reading: str) -> None:
         ({"target": 50}, "unknown option"),
         ({"reading": "modern"}, "no reading"),
         ({"removal": "mine"}, "unknown removal table"),
-        ({"episode": "trick"}, "episode="),
     ],
 )
 def test_bad_options(kwargs: dict, message: str) -> None:  # more cases: tests/test_bad_inputs.py
@@ -325,7 +324,7 @@ def first_game_ends(options: dict, games: int = 4) -> tuple[np.ndarray, np.ndarr
     """Play games to their end; the final totals and deal count of each game's first game."""
     from hearts_env.core.bits import random_bit
 
-    table = Table(make_rules("hearts", episode="game", **options), games)
+    table = Table(make_rules("hearts", **options), games, episode="game")
     table.reset(seed=0)
     rng = np.random.default_rng(0)
     totals = np.full((games, 4), -1)

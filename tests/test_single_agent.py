@@ -32,7 +32,7 @@ def play_deal(env, seed: int, rng: np.random.Generator) -> tuple[float, dict, in
         if terminated:
             assert not env.action_masks().any() and not info["action_mask"].any()
             return total, info, steps
-        assert reward == 0.0 or env.rules.episode == "game"
+        assert reward == 0.0 or env.table.episode == "game"
 
 
 class Recorder:

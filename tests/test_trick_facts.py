@@ -167,9 +167,11 @@ def test_a_state_of_the_previous_version_loads_upgraded() -> None:
         table.step(np.argmax(np.where(mask, rng.random(mask.shape), -1.0), axis=1))
     assert (table.last_winner >= 0).all()
     saved = table.state_dict()
-    assert saved["version"] == STATE_VERSION == 2
+    assert saved["version"] == STATE_VERSION == 3
     added = ("last_winner", "last_cancelled")
-    old = {**saved, "version": 1, "fields": {k: v for k, v in saved["fields"].items() if k not in added}}
+    fields = {k: v for k, v in saved["fields"].items() if k not in added}
+    old = {**saved, "version": 1, "rules": {**saved["rules"], "episode": "deal", "illegal_action": "raise"}}
+    old["fields"] = fields
     again = Table(rules, 4)
     again.load_state_dict(old)
     assert (again.last_winner == -1).all() and not again.last_cancelled.any()
@@ -179,7 +181,7 @@ def test_a_state_of_the_previous_version_loads_upgraded() -> None:
     del old["fields"]["last_leader"]
     with pytest.raises(ValueError, match=r"fields missing \['last_leader'\], unknown \[\]"):
         again.load_state_dict(old)
-    with pytest.raises(ValueError, match="version 0, this code reads versions 1 and 2"):
+    with pytest.raises(ValueError, match="version 0, this code reads versions 1, 2 and 3"):
         again.load_state_dict({**saved, "version": 0})
 
 
@@ -199,6 +201,7 @@ def test_a_smear_state_of_the_previous_version_reads_its_phases_in_the_new_codes
         old = {
             **saved,
             "version": 1,
+            "rules": {**saved["rules"], "episode": "deal", "illegal_action": "raise"},
             "fields": {**saved["fields"], "phase": np.array([old_codes.get(int(c), int(c)) for c in phase])},
         }
         again = Table(rules, 3)

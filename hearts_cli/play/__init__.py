@@ -29,7 +29,8 @@ first (the jick and the jokers with them). Bids are typed ``pass``, ``bid:3`` or
 the side that won it, and the scores.
 
 The environment always runs with ``illegal_action="raise"`` and one deal per episode (the
-command asks between deals whether to go on), whatever ``--option`` says about those two.
+command asks between deals whether to go on): ``--option`` takes rule options only, and refuses
+the env's settings (``reward``, ``episode``, ``illegal_action``) with one line.
 Colours (ANSI) only when stdout is a terminal, and not with ``NO_COLOR`` set or ``--no-color``.
 Dependency-free: plain ``print`` and ``input``.
 

@@ -21,6 +21,7 @@ from evaluation.flags import build_agent
 from hearts_env import PRESETS, card_symbol, parse_card
 from hearts_env.core.bits import random_legal
 from hearts_env.core.cards import SUIT_SYMBOLS, SUITS
+from hearts_env.table import SETTINGS
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "help")
@@ -145,7 +146,12 @@ class Game(ABC, Generic[V]):
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
     ) -> None:
-        options = {k: v for k, v in options.items() if k not in ("illegal_action", "episode")}
+        settings = [name for name in options if name in SETTINGS]
+        if settings:
+            raise ValueError(
+                f"--option {settings[0]}: play sets the env's {', '.join(SETTINGS)} itself (illegal "
+                "cards refused, one deal at a time); --option takes rule options"
+            )
         if "num_players" in options:  # --option num_players=N is --players N
             given = options.pop("num_players")
             num_players = given if num_players is None else num_players
@@ -153,7 +159,8 @@ class Game(ABC, Generic[V]):
         n = self.rules.num_players
         if not 0 <= seat < n:
             raise ValueError(f"--seat {seat}: {preset} with {n} players has seats 0..{n - 1}")
-        self.env = hearts_env.env(preset, num_players=n, illegal_action="raise", episode="deal", **options)
+        # The default settings: an illegal card raises (and is asked again), one deal an episode.
+        self.env = hearts_env.env(preset, num_players=n, **options)
         self.table = self.env.unwrapped.table
         self.preset, self.seat, self.n, self.seed, self.deals = preset, seat, n, seed, deals
         self.names: tuple[str, ...] = self.env.unwrapped.action_names

@@ -29,8 +29,8 @@ What :class:`HeartsMultiAgentEnv` does, and why (RLlib's ``PettingZooEnv`` wrapp
   offender instead.
 - **Options through ``env_config``**: ``{"preset": "auction_hearts", "num_players": 4, "moon":
   "new", "render_mode": "ansi", ...}``: ``preset`` (default ``"hearts"``) and ``render_mode``
-  (default ``"ansi"``) are taken out, every other key goes to ``hearts_env.env`` (the options of
-  ``docs/rules.md``, ``reward``, ``episode``, ``illegal_action``).
+  (default ``"ansi"``) are taken out, every other key goes to ``hearts_env.env``: its env settings
+  ``reward``, ``episode`` and ``illegal_action``, or a rule option of ``docs/rules.md``.
 
 Episodes follow hearts-env: one deal by default, and RLlib's ``reset()`` (unseeded after the
 first) deals the game's next deal; ``episode="game"`` makes an episode a whole game, with

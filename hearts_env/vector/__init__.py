@@ -17,6 +17,9 @@ tournaments use.
   the returned observation is already the new deal's. ``info["deal_points"]`` /
   ``info["total_points"]`` (B, P) and ``info["deal_ended"]`` / ``info["game_ended"]`` (B,)
   describe the deals that ended.
+* ``reward``, ``episode`` and ``illegal_action`` are the env's settings, not rule options
+  (:class:`~hearts_env.table.Table`; ``env.settings`` holds them); every other keyword that the
+  env does not take itself is a rule option for :func:`~hearts_env.presets.make_rules`.
 * ``num_workers=k`` splits the games into k shards stepped at the same time: this process
   steps the first, k - 1 worker processes the others, writing into shared memory (use it on a
   machine with k free cores). The deals then depend on the seed *and* k. Workers end when the

@@ -40,8 +40,10 @@ class HeartsVectorEnv(VectorEnv):
     of the batch at the same time — this process steps the first shard, ``num_workers - 1``
     worker processes the others (1: no workers). ``copy``: return arrays of their own every
     step (``False``: read-only views of buffers that the next step overwrites; faster, as no
-    new memory is touched each step). ``render_mode``: ``None`` or ``"ansi"``. ``reward``:
-    ``"points"``, ``"zero_sum"`` or ``"chips"`` (see :class:`~hearts_env.table.Table`).
+    new memory is touched each step). ``render_mode``: ``None`` or ``"ansi"``. The env settings
+    (:class:`~hearts_env.table.Table`): ``reward`` (``"points"``, ``"zero_sum"``, ``"team"`` or
+    ``"chips"``), ``episode`` (``"deal"`` or ``"game"``: what ``terminations`` marks) and
+    ``illegal_action`` (``"raise"`` or ``"terminate"``: illegal actions forfeit the deal).
     ``start_method``: how workers start (default ``"fork"`` where available, else
     ``"spawn"``, which needs the ``__main__`` guard). ``worker_timeout``: seconds to wait for
     a worker's answer before raising ``TimeoutError`` (a positive number). ``worker_spin``:
@@ -53,8 +55,8 @@ class HeartsVectorEnv(VectorEnv):
     (:mod:`hearts_env.core.formats`). ``layout``: ``"native"`` (default: the configuration's own
     observation and actions) or ``"universal"`` (the family's universal observation and action
     vocabulary, :mod:`hearts_env.universal`: one shape for every preset and player count of the
-    family; float32 only). Other keyword
-    arguments are rules options (docs/rules.md) for :func:`~hearts_env.presets.make_rules`.
+    family; float32 only). Other keyword arguments are the game's rule options (docs/rules.md)
+    for :func:`~hearts_env.presets.make_rules`.
 
     Raises ``TypeError`` / ``ValueError`` for a bad argument, before any worker starts.
     """
@@ -77,6 +79,8 @@ class HeartsVectorEnv(VectorEnv):
         action_mask: str = "observation",
         obs_format: str = "float32",
         layout: str = "native",
+        episode: str = "deal",
+        illegal_action: str = "raise",
         **options: Any,
     ) -> None:
         self._workers: list[Worker] = []
@@ -106,9 +110,13 @@ class HeartsVectorEnv(VectorEnv):
         self._bounds = np.linspace(0, self.num_envs, self.num_workers + 1).astype(int).tolist()
         # Buffers reused every step (shared memory with workers, or copy=False) or fresh ones.
         self._persistent = self.num_workers > 1 or not self.copy
+        settings = {"reward": reward, "episode": episode, "illegal_action": illegal_action}
         self._local = Shard(
-            self.rules, self._bounds[1], reward, self._persistent, self._next_step, self.obs_format
+            self.rules, self._bounds[1], settings, self._persistent, self._next_step, self.obs_format
         )
+        self.settings: dict[str, str] = self._local.table.settings
+        """The env settings of every game: ``reward`` (the default resolved), ``episode`` and
+        ``illegal_action`` (:class:`~hearts_env.table.Table`)."""
         self._local.table.parse_reset(seed)  # the seed is checked before anything starts
         self._native_layout = self._local.table.observer.layout
         self.universal: UniversalView | None = universal_view(self.rules) if layout == "universal" else None
@@ -140,7 +148,7 @@ class HeartsVectorEnv(VectorEnv):
         self._last: Buffers | None = None  # the latest step's results
         self._buffers: Buffers | None = None  # the reused buffers (shared with the workers)
         if self.num_workers > 1:
-            self._start_workers(reward, start_method)
+            self._start_workers(start_method)
         elif self._persistent:
             self._buffers = Buffers.allocate(*self._sizes())
 
@@ -166,14 +174,14 @@ class HeartsVectorEnv(VectorEnv):
         return self.num_envs, self.num_players, width, actions, dtype, packing.tail
 
     # ------------------------------------------------------------------ workers
-    def _start_workers(self, reward: str, start_method: str | None) -> None:
+    def _start_workers(self, start_method: str | None) -> None:
         # fork starts fast and needs no ``if __name__ == "__main__"`` guard; workers use NumPy only.
         method = start_method or ("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         context = mp.get_context(method)
         # A RawArray lives as long as any array made from it: no view can outlive the memory.
         memory = context.RawArray("B", Buffers.nbytes(*self._sizes()))
         self._buffers = Buffers.allocate(*self._sizes(), memory=memory)
-        setup = (memory, self.rules, reward, self._sizes())
+        setup = (memory, self.rules, self.settings, self._sizes())
         setup += (self._next_step, self.obs_format, self.worker_spin)
         try:
             for number, (lo, hi) in enumerate(zip(self._bounds[1:-1], self._bounds[2:]), start=1):
@@ -417,7 +425,7 @@ class HeartsVectorEnv(VectorEnv):
             actions = np.where(restarting, 0, actions)
         else:
             restarting = None
-        if self.rules.illegal_action == "terminate":
+        if self.settings["illegal_action"] == "terminate":
             return actions
         if self.rules.decisions:  # decisions have no card bits: read the action masks
             mask = self._buffers.action_mask if self._workers else self._local.table.action_mask()
@@ -511,6 +519,7 @@ class HeartsVectorEnv(VectorEnv):
 def vector_env(
     preset: str = "hearts", num_envs: int = 1024, seed: int | None = None, **options: Any
 ) -> HeartsVectorEnv:
-    """``num_envs`` games of ``preset`` as a Gymnasium ``VectorEnv`` (docs/rules.md options;
-    ``num_workers``, ``copy``, ``worker_timeout`` and the others as in :class:`HeartsVectorEnv`)."""
+    """``num_envs`` games of ``preset`` as a Gymnasium ``VectorEnv`` (docs/rules.md options; the
+    env settings ``reward``, ``episode``, ``illegal_action``, and ``num_workers``, ``copy``,
+    ``worker_timeout`` and the others as in :class:`HeartsVectorEnv`)."""
     return HeartsVectorEnv(preset, num_envs=num_envs, seed=seed, **options)

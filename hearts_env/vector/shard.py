@@ -26,12 +26,12 @@ class Shard:
         self,
         rules: Rules,
         num_games: int,
-        reward: str,
+        settings: Mapping[str, Any],
         persistent: bool = False,
         next_step: bool = False,
         obs_format: str = "float32",
     ) -> None:
-        self.table = Table(rules, num_games, reward=reward)
+        self.table = Table(rules, num_games, **settings)  # the env settings: reward, episode, illegal_action
         self.obs_format = obs_format
         self.persistent = persistent  # the same buffers every step: constant pieces written once
         self.next_step = next_step  # AutoresetMode.NEXT_STEP: finished episodes restart a step later

@@ -41,7 +41,7 @@ def _worker(
     hi: int,
     memory: Any,
     rules: Rules,
-    reward: str,
+    settings: dict[str, Any],
     sizes: tuple[Any, ...],
     next_step: bool = False,
     obs_format: str = "float32",
@@ -60,7 +60,7 @@ def _worker(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     parent = os.getppid()
     out = Buffers.allocate(*sizes, memory=memory).rows(lo, hi)
-    shard = Shard(rules, hi - lo, reward, persistent=True, next_step=next_step, obs_format=obs_format)
+    shard = Shard(rules, hi - lo, settings, persistent=True, next_step=next_step, obs_format=obs_format)
     while True:
         try:
             until = time.perf_counter() + spin

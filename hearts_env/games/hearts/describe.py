@@ -384,21 +384,10 @@ def _settlement(r: Rules) -> str | None:
 
 
 def _environment(r: Rules) -> str | None:
-    parts = []
-    if default_reward(r) == "team":
-        parts.append(
-            'Each player is rewarded with his team\'s result (`reward="team"`, the default here; the '
-            "slam bidder and his silent partner are a team for the deal)."
-            if r.bidding == "slam"
-            else 'Each player is rewarded with his team\'s result (`reward="team"`, the default here).'
-        )
-    if r.episode != "deal":
-        parts.append("One environment episode is a whole game.")
-    if r.illegal_action == "terminate":
-        parts.append(
-            f"An illegal action ends the episode, the offender charged {r.penalty_total} and the others 0."
-        )
-    return " ".join(parts) or None
+    if default_reward(r) != "team":
+        return None
+    slam = "; the slam bidder and his silent partner are a team for the deal" if r.bidding == "slam" else ""
+    return f'Each player is rewarded with his team\'s result (`reward="team"`, the default here{slam}).'
 
 
 TOPICS: tuple[Topic, ...] = (
