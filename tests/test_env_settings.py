@@ -131,5 +131,5 @@ def test_a_state_of_version_2_reads_its_settings_from_its_rules() -> None:
 
 
 def test_play_refuses_an_env_setting_given_as_a_rule_option() -> None:
-    with pytest.raises(ValueError, match="--option episode: play sets the env's"):
+    with pytest.raises(ValueError, match="--option episode: episode is a setting of the env, not a rule"):
         Game("hearts", 0, ["random"], None, {"episode": "game"}, seed=0, deals=1, color=False)

@@ -149,8 +149,8 @@ class Game(ABC, Generic[V]):
         settings = [name for name in options if name in SETTINGS]
         if settings:
             raise ValueError(
-                f"--option {settings[0]}: play sets the env's {', '.join(SETTINGS)} itself (illegal "
-                "cards refused, one deal at a time); --option takes rule options"
+                f"--option {settings[0]}: {settings[0]} is a setting of the env, not a rule; play refuses "
+                "illegal cards and plays one deal at a time, asking between deals"
             )
         if "num_players" in options:  # --option num_players=N is --players N
             given = options.pop("num_players")
