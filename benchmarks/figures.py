@@ -6,6 +6,7 @@ files it reads, so a number in a document is always the one in its file::
 
     python -m benchmarks.figures            # which blocks differ from their files (exit 1 if any)
     python -m benchmarks.figures --write    # rewrite the blocks from the files
+    python -m benchmarks.figures --charts   # draw the committed charts again from their JSON (charts())
 
 ``tests/test_figures.py`` checks that every block equals its rendering, that no measured number
 (``a ± b``, decisions per second) stands outside a block, and that every file a block reads
@@ -926,10 +927,63 @@ def stale(path: Path) -> list[str]:
     return [name for name, body in blocks(text) if FIGURES[name]() != body]
 
 
+# ---------------------------------------------------------------------- the charts
+CHART_RENDERERS = {
+    "tournament": "evaluation.report.write_png",
+    "leaderboard": "evaluation.leaderboard.write_png",
+}
+"""The renderers of the committed charts, by the kind of JSON they draw."""
+
+OTHER_CHARTS = {
+    "results/bf16_training/hearts-4p-*.png": "a learning curve (training.logs.plot_learning_curve)",
+    "results/lean_network/hearts-4p-*.png": "a learning curve (training.logs.plot_learning_curve)",
+    "results/universal/*_curves.png": "python -m benchmarks.universal_progress (needs the checkpoints)",
+}
+"""The committed PNGs under results/ and docs/ that :data:`CHART_RENDERERS` do not draw, and what
+does (each pattern relative to the repository)."""
+
+
+def _chart_kind(source: Path) -> str:
+    """Which of :data:`CHART_RENDERERS` draws the JSON ``source``: a leaderboard's or a tournament's."""
+    content = _load(source)
+    if isinstance(content, dict) and str(content.get("format", "")).startswith("hearts-env-leaderboard/"):
+        return "leaderboard"
+    if isinstance(content, dict) and "pairs" in content and "agents" in content:
+        return "tournament"
+    raise ValueError(f"{source} must be a tournament report or a leaderboard JSON to be drawn")
+
+
+def charts() -> dict[Path, tuple[Path, str]]:
+    """Every committed chart the renderers draw: PNG -> (the JSON it is drawn from, the name of its
+    renderer in :data:`CHART_RENDERERS`). The leaderboard's heatmap is ``docs/_static/leaderboard.png``
+    of ``docs/leaderboard.json``; under results/, a PNG beside a JSON of its name is that JSON's."""
+    table = {ROOT / "docs" / "_static" / "leaderboard.png": ROOT / "docs" / "leaderboard.json"}
+    table |= {png: png.with_suffix(".json") for png in sorted(RESULTS.rglob("*.png"))}
+    return {png: (source, _chart_kind(source)) for png, source in table.items() if source.exists()}
+
+
+def render_chart(png: Path, out: Path | None = None) -> None:
+    """Draw the committed chart ``png`` again from its JSON with today's renderer, to ``out``
+    (default: over ``png``). No tournament is played: the numbers are the file's."""
+    from importlib import import_module  # the renderers need matplotlib: only this imports them
+
+    source, kind = charts()[png]
+    module, name = CHART_RENDERERS[kind].rsplit(".", 1)
+    getattr(import_module(module), name)(_load(source), out or png)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="rewrite the blocks from the files")
+    parser.add_argument(
+        "--charts", action="store_true", help="draw every committed chart (charts()) again from its JSON"
+    )
     args = parser.parse_args(argv)
+    if args.charts:
+        for png in charts():
+            render_chart(png)
+            print(f"drew {png.relative_to(ROOT)}")
+        return 0
     status = 0
     for path in DOCUMENTS:
         if args.write:

@@ -363,7 +363,11 @@ def write_png(report: dict[str, Any], path: str | Path) -> None:
     rows = sorted(report["agents"], key=lambda r: (r["mean_points"] or 0) * (-1 if better == "higher" else 1))
     bars = pair_bars(report)
     height = 1.4 + 0.45 * max(len(rows), len(bars))
-    fig, axes = plt.subplots(1, 2 if bars else 1, figsize=(12 if bars else 7, height), squeeze=False)
+    # Wider for long labels (agent specs with their parameters), which would run into the panel beside.
+    width = 7 + 0.085 * max(0, max(len(r["name"]) for r in rows) - 24)
+    if bars:
+        width += 5 + 0.085 * max(0, max(len(label) for label, *_ in bars) - 24)
+    fig, axes = plt.subplots(1, 2 if bars else 1, figsize=(width, height), squeeze=False)
     ax = axes[0, 0]
     ax.barh([r["name"] for r in rows], [r["mean_points"] or 0 for r in rows],
             xerr=[r["ci95"] or 0 for r in rows], capsize=4, color="#4c72b0")  # fmt: skip
@@ -386,6 +390,6 @@ def write_png(report: dict[str, Any], path: str | Path) -> None:
     fig.suptitle(f"{report['preset']}, {report['num_players']} players: {report['deals']} duplicate deals")
     fig.tight_layout()
     try:  # the temporary file has no .png to name the format by
-        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=120))
+        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight"))
     finally:
         plt.close(fig)

@@ -10,6 +10,7 @@ runs wrote it. ``benchmarks.reproduce`` checks a few cheap files against today's
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,26 @@ def test_every_file_a_figure_reads_records_its_runs() -> None:
 def test_cheap_result_files_reproduce_on_today_s_code(name: str) -> None:
     outcome = reproduce.replay(figures.RESULTS / name, rounds=1)
     assert outcome.status in ("same", "skipped"), f"{name}: {outcome.detail}: measure it again"
+
+
+def test_every_committed_chart_is_drawn_from_its_json_or_says_what_draws_it() -> None:
+    """``python -m benchmarks.figures --charts`` draws the charts of :func:`figures.charts` again;
+    every other PNG under results/ and docs/ is one of :data:`figures.OTHER_CHARTS`."""
+    drawn = figures.charts()
+    assert set(kind for _, kind in drawn.values()) == set(figures.CHART_RENDERERS)
+    docs = [p for p in (figures.ROOT / "docs").rglob("*.png") if "_build" not in p.parts]  # not the site's
+    pngs = [*figures.RESULTS.rglob("*.png"), *docs]
+    others = [p.relative_to(figures.ROOT).as_posix() for p in pngs if p not in drawn]
+    unknown = [p for p in others if not any(fnmatch(p, pattern) for pattern in figures.OTHER_CHARTS)]
+    assert not unknown, (
+        f"charts with no renderer: put a JSON of their name beside them, or in OTHER_CHARTS: {unknown}"
+    )
+    unused = [pattern for pattern in figures.OTHER_CHARTS if not any(fnmatch(p, pattern) for p in others)]
+    assert not unused, f"OTHER_CHARTS names no chart: {unused}"
+
+
+def test_a_chart_of_each_kind_draws_from_its_json(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    for png in (figures.RESULTS / "ladder_hearts.png", figures.ROOT / "docs" / "_static" / "leaderboard.png"):
+        figures.render_chart(png, tmp_path / png.name)
+        assert (tmp_path / png.name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
