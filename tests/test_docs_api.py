@@ -2,7 +2,7 @@
 repository address of the docs site is the one ``pyproject.toml`` declares.
 
 The names are the dotted ``hearts_env.X``, ``agents.X``, ``evaluation.X`` and ``training.X`` of the
-code spans and fenced blocks of ``docs/*.md`` (``agents.make``, ``from hearts_env.core.rules
+code spans and fenced blocks of ``docs/*.md`` and ``README.md`` (``agents.make``, ``from hearts_env.core.rules
 import Rules``). Each must be documented by a directive of an API page (``docs/api/*.md``): named
 by it (``.. autofunction:: agents.make``, a ``:members:`` entry, a member of a documented class),
 or the same class, function, module or object under another name (``hearts_env.core.rules.Rules``
@@ -146,9 +146,9 @@ def undocumented(used: set[str], pages: list[str]) -> list[str]:
 
 
 def docs_names() -> dict[str, list[str]]:
-    """Every package name used in the code of ``docs/*.md`` -> the pages using it."""
+    """Every package name used in the code of ``docs/*.md`` and ``README.md`` -> the pages using it."""
     used: dict[str, list[str]] = {}
-    for path in sorted(DOCS.glob("*.md")):
+    for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
         if path.name != "api.md":
             for name in code_names(path.read_text(encoding="utf-8")):
                 used.setdefault(name, []).append(path.name)
@@ -159,7 +159,7 @@ def test_every_name_the_docs_use_is_in_the_api_reference() -> None:
     used = docs_names()
     pages = [path.read_text(encoding="utf-8") for path in API_PAGES]
     missing = undocumented(set(used), pages)
-    assert not missing, "names of docs/*.md missing from docs/api/*.md:\n" + "\n".join(
+    assert not missing, "names of docs/*.md and README.md missing from docs/api/*.md:\n" + "\n".join(
         f"{line}, used in {', '.join(used[line.split(' ')[0]])}" for line in missing
     )
 
