@@ -38,7 +38,8 @@ import numpy as np
 
 from agents.base import Agent, Observation
 from hearts_env.core.cards import NUM_RANKS, NUM_STANDARD_CARDS, card_name, cards_of
-from hearts_env.core.rules import PASS_DIRECTIONS, Rules, points_table
+from hearts_env.core.rules import PASS_DIRECTIONS, Rules
+from hearts_env.games.hearts.options import points_table
 
 OPENSPIEL_PASS_ACTION = {"hold": 0, "left": 1, "across": 2, "right": 3}
 """Our pass direction -> OpenSpiel's pass-direction chance action."""
@@ -74,7 +75,7 @@ def openspiel_problems(rules: Rules) -> list[str]:
     if rules.game not in OPENSPIEL_GAMES:
         return ["a Hearts-family preset, standard 4-player Hearts"]
     problems = []
-    one_deck = rules.decks == 1 and not rules.jokers and rules.stock_deal is None and rules.deal_size is None
+    one_deck = rules.decks == 1 and not rules.jokers and rules.stock_deal is None
     if rules.num_players != NUM_PLAYERS or rules.removed or rules.leftover != "remove" or not one_deck:
         problems.append("4 players and one full deck dealt out (no second deck, jokers, kitty or stock)")
     if rules.teams:

@@ -345,10 +345,8 @@ class PPOAgent(Agent):
                 f"observation {content['obs_size']} and {content['num_actions']} actions, these rules "
                 f"observation {size} and {actions} actions (options that change the observation)"
             )
-        ours = self.rules.describe()
-        differ = sorted(
-            k for k, v in content["rules"].items() if k != "preset" and _plain(ours.get(k)) != _plain(v)
-        )
+        # The saved description may be of an earlier version: Rules.differences upgrades it.
+        differ = [name for name in self.rules.differences(content["rules"]) if name != "preset"]
         if differ:
             warnings.warn(
                 f"checkpoint {self.checkpoint} was trained on {content['preset']} rules that differ in "
@@ -416,11 +414,3 @@ def _universal(rules: Rules) -> Any:
 
     return universal_view(rules)
 
-
-def _plain(value: Any) -> Any:
-    """Tuples as lists, so rules read back from a file compare equal to fresh ones."""
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value

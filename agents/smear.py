@@ -40,8 +40,9 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Agent, Observation, best_legal
-from hearts_env.core.rules import SMEAR_CATEGORIES, Rules
+from hearts_env.core.rules import Rules
 from hearts_env.games.smear.observation import bid_decisions
+from hearts_env.games.smear.options import SMEAR_CATEGORIES
 
 OTHER_SUIT = (3, 2, 1, 0)
 """The jick's suit for each trump suit: clubs <-> spades, diamonds <-> hearts."""

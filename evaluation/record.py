@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from hearts_env.core.rules import Rules
 from hearts_env.files import write_json
 
 COUNTERS = ("seat_deals", "games", "wins", "moons_shot", "moons_allowed", "illegal")
@@ -76,14 +77,15 @@ def load_record(
     path: Path,
     shape: RecordShape,
     config: dict[str, Any],
-    rules: dict[str, Any],
+    rules: Rules,
     weights: dict[str, str] | None = None,
 ) -> tuple[dict[str, Any], list[Any]] | None:
     """The progress and the runs' provenance saved at ``path`` (None: no file there), checked
-    to be this tournament's (``config``: :meth:`TournamentConfig.record`, ``rules``: the rules'
-    ``describe()``, ``weights``: the digests of the files its trained agents play) and consistent
-    with ``shape``; ``ValueError`` naming the file otherwise. A record written before records
-    kept the digests resumes with a warning (what its agents played cannot be checked)."""
+    to be this tournament's (``config``: :meth:`TournamentConfig.record`; ``rules``: the rules,
+    which :meth:`Rules.matches` compares with the saved description of any version; ``weights``:
+    the digests of the files its trained agents play) and consistent with ``shape``; ``ValueError``
+    naming the file otherwise. A record written before records kept the digests resumes with a
+    warning (what its agents played cannot be checked)."""
     if not path.exists():
         return None
 
@@ -142,7 +144,7 @@ def weights_changed(saved: Any, weights: dict[str, str]) -> str | None:
     return ", ".join(f"{s!r} ({saved.get(s) or 'none'} then, {weights.get(s) or 'none'} now)" for s in specs)
 
 
-def same_tournament(saved: dict[str, Any], config: dict[str, Any], rules: dict[str, Any]) -> bool:
+def same_tournament(saved: dict[str, Any], config: dict[str, Any], rules: Rules) -> bool:
     """Whether the file's tournament is this one: the same configuration, or one that names
     the same rules another way (``--players 4`` where the preset's default is 4, an option
     set to its preset's value) with the same agents, deals, tables, seed and streams."""
@@ -154,8 +156,8 @@ def same_tournament(saved: dict[str, Any], config: dict[str, Any], rules: dict[s
     same_play = {k: v for k, v in saved["config"].items() if k not in rest} == {
         k: v for k, v in config.items() if k not in rest
     }
-    described = json.loads(json.dumps(rules))
-    return same_play and saved["config"].get("preset") == config["preset"] and saved.get("rules") == described
+    same_preset = saved["config"].get("preset") == config["preset"]
+    return same_play and same_preset and rules.matches(saved.get("rules"))
 
 
 def save_record(path: Path, report: dict[str, Any]) -> None:

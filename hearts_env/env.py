@@ -244,7 +244,7 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         self.rewards = {a: 0.0 for a in self.agents}
         if result.deal_ended[0]:
             info = self.table.game_info([0])
-            settles = self.rules.settlement != "points"
+            settles = self.rules.pays_chips
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(result.rewards[0, i])
                 self.infos[a] = {

@@ -18,16 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from hearts_env.core.cards import parse_card, parse_cards
-from hearts_env.core.rules import (
-    Rules,
-    as_int,
-    derive_values,
-    idle_fields,
-    idle_message,
-    neutral_value,
-    points_table,
-)
+from hearts_env.core.cards import parse_cards
+from hearts_env.core.rules import ENV_SETTINGS, FAMILY_OPTIONS, Options, Rules, as_int, idle_message
 
 REMOVAL_TABLES: dict[str, dict[int, str]] = {
     # docs/rules.md: cards removed so that every hand is equal, per player count.
@@ -349,9 +341,7 @@ def _alternating(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 _TEN_POINTS = ("high", "low", "jack", "jick", "joker1", "joker2", "game", "trey")
-_SMEAR = dict(game="smear", pass_count=0, pass_directions=("hold",), first_lead="eldest",
-              no_points_first_trick=False, target_score=21, jokers=2, categories=_TEN_POINTS,
-              max_bid=10, card_points={})  # fmt: skip
+_SMEAR = dict(game="smear", target_score=21, jokers=2, categories=_TEN_POINTS, max_bid=10)
 _SMEAR_READINGS: dict[str, Mapping[str, Any]] = {
     "no_jokers": {"jokers": 0},
     "one_joker": {"jokers": 1},
@@ -381,7 +371,6 @@ PRESETS.update(
                 "bids 1-10, High Low Jack Jick Joker Joker Game Trey, side scores to 21.",
                 players=(3, 8),
                 removal="smear",
-                card_points={},
                 options=_SMEAR,
                 per_players={
                     **_teams((4, 6, 8), _pairs),
@@ -396,7 +385,6 @@ PRESETS.update(
                 "played; joker points to holders; only the pitching side wins the game.",
                 players=(3, 6),
                 removal="none",
-                card_points={},
                 options=dict(
                     _SMEAR, deal_size=9, smear_deal="nine_card", joker_points="holder", pitcher_only_wins=True
                 ),  # fmt: skip
@@ -409,7 +397,6 @@ PRESETS.update(
                 "(3 cut-throat), Two and Ten instead of Low and Game.",
                 players=(3, 4),
                 removal="none",
-                card_points={},
                 options=dict(
                     _SMEAR,
                     deal_size=9,
@@ -437,7 +424,6 @@ PRESETS.update(
                 players=(4, 8),
                 player_counts=(4, 6, 8),
                 removal="five_point",
-                card_points={},
                 options=dict(
                     _SMEAR,
                     jokers=1,
@@ -461,8 +447,10 @@ PRESETS.update(
     }
 )
 
-_RULES_FIELDS = {f.name for f in fields(Rules)} - {"preset", "num_players"}
-_EXTRA_OPTIONS = {"removal", "version"}
+_COMMON = tuple(f.name for f in fields(Rules) if f.name not in ("preset", "num_players", "game", "options"))
+"""The common rules a call may set (the preset sets ``game``; ``num_players`` is an argument)."""
+_COMMON_DEFAULTS = {f.name: f.default for f in fields(Rules) if f.name != "options"}
+_EXTRA_OPTIONS = ("removal", "version")
 
 
 def preset_names(game: str | None = None) -> list[str]:
@@ -481,12 +469,15 @@ def get_preset(name: str) -> Preset:
 def make_rules(
     preset: str = "hearts", num_players: int | None = None, reading: str | None = None, **options: Any
 ) -> Rules:
-    """Validated :class:`Rules` for ``preset`` with ``options`` (docs/rules.md names) applied.
+    """Validated :class:`Rules` for ``preset`` with ``options`` (docs/rules.md names) applied:
+    the common rules and the preset's family's options (``Rules.options``).
 
-    Raises ``ValueError`` for an unknown preset, reading or option, a player count outside the
-    preset's range, or option values the rules reject.
+    Raises ``ValueError`` for an unknown preset, reading or option, another family's option, an
+    env setting (``episode``, ``illegal_action``: the env's and the ``Table``'s), a player count
+    outside the preset's range, or option values the rules reject.
     """
     spec = get_preset(preset)
+    record = _options_record(spec)
     given = dict(options)  # the options named in this call (not those of a reading or version)
     n = spec.default_players if num_players is None else as_int("num_players", num_players)
     if n not in spec.counts:
@@ -506,23 +497,19 @@ def make_rules(
             known = ", ".join(spec.versions) or "none"
             raise ValueError(f"{preset} has no version {version!r}; its versions: {known}")
         options = _merge(spec.versions[version], options)
-    unknown = set(options) - _RULES_FIELDS - _EXTRA_OPTIONS
-    if unknown:
-        raise ValueError(
-            f"unknown option(s) {sorted(unknown)} for {preset}; known options: "
-            f"{', '.join(sorted(_RULES_FIELDS | _EXTRA_OPTIONS))}"
-        )
-    card_points = options.get("card_points", {})
-    if not isinstance(card_points, Mapping):
-        raise TypeError(
-            f"card_points must be a mapping of cards to points such as {{'JD': -10}}, got {card_points!r}"
-        )
-    values: dict[str, Any] = dict(spec.options)
+    _refuse_unknown(preset, record, [*options, *spec.options])
+    values: dict[str, Any] = {k: v for k, v in spec.options.items() if k != "game"}
     values.update(spec.per_players.get(n, {}))
     if n in spec.pass_cycles:
         values["pass_directions"] = spec.pass_cycles[n]
     values.update({k: v for k, v in options.items() if k not in ("card_points", "removal")})
-    values["card_points"] = points_table({**spec.card_points, **card_points}, base=None)
+    if "card_points" in record.names():
+        card_points = options.get("card_points", {})
+        if not isinstance(card_points, Mapping):
+            raise TypeError(
+                f"card_points must be a mapping of cards to points such as {{'JD': -10}}, got {card_points!r}"
+            )
+        values["card_points"] = {**spec.card_points, **card_points}
     if "removal" in given and "removed" in given:
         raise ValueError(
             f"removal={given['removal']!r} and removed={given['removed']!r}: give a removal table or "
@@ -551,42 +538,72 @@ def make_rules(
         values["removed"] = tuple(parse_cards(REMOVAL_ORDERS[removal].split()[:extra]))
     else:
         values["removed"] = tuple(parse_cards(REMOVAL_TABLES[removal].get(n, "")))
-    if isinstance(values.get("discard_first"), str):
-        values["discard_first"] = parse_card(values["discard_first"])
-    if isinstance(values.get("pass_directions"), Mapping):  # a cycle per player count
-        values["pass_directions"] = values["pass_directions"][n]
-    if "pass_directions" in values:
-        values["pass_directions"] = _directions(values["pass_directions"])
-    derive_values(values, options)
-    _leave_out_idle(preset, values, given, options)
-    return Rules(preset=preset, num_players=n, **values)
+    values["num_players"] = n
+    record.complete(values, options)
+    _leave_out_idle(preset, record, values, given, options)
+    common = {name: values[name] for name in _COMMON if name in values}
+    return Rules(
+        preset=preset,
+        num_players=n,
+        game=spec.game,
+        **common,
+        options=record(**{name: values[name] for name in record.names() if name in values}),
+    )
+
+
+def _options_record(spec: Preset) -> type[Options]:
+    """The options record of ``spec``'s family (the registry's)."""
+    try:
+        return FAMILY_OPTIONS[spec.game]
+    except KeyError:
+        known = ", ".join(FAMILY_OPTIONS)
+        raise ValueError(f"preset {spec.name} is of game family {spec.game!r}, not one of {known}") from None
+
+
+def _refuse_unknown(preset: str, record: type[Options], names: list[str]) -> None:
+    """A name that is neither a common rule, nor the family's option, nor one of make_rules' own:
+    an error saying what it is (an env setting, another family's option) or listing the options."""
+    ours = {*_COMMON, *record.names(), *_EXTRA_OPTIONS}
+    unknown = sorted(set(names) - ours - {"game"})
+    if not unknown:
+        return
+    for name in unknown:
+        if name in ENV_SETTINGS:
+            raise ValueError(
+                f"{name} is an env setting, not a rule of the game: give it to the env or the table, "
+                f"hearts_env.env({preset!r}, {name}=...) / Table(rules, {name}=...)"
+            )
+    known = ", ".join(sorted(ours))
+    for name in unknown:
+        owners = [other.title for other in FAMILY_OPTIONS.values() if name in other.names()]
+        if owners:
+            raise ValueError(
+                f"{name} is a {' and '.join(owners)} option; {preset} is a {record.title} preset, whose "
+                f"options are {known}"
+            )
+    raise ValueError(f"unknown option(s) {unknown} for {preset}; known options: {known}")
 
 
 def _leave_out_idle(
-    preset: str, values: dict[str, Any], given: Mapping[str, Any], options: Mapping[str, Any]
+    preset: str,
+    record: type[Options],
+    values: dict[str, Any],
+    given: Mapping[str, Any],
+    options: Mapping[str, Any],
 ) -> None:
-    """Options that cannot matter under ``values`` (:func:`~hearts_env.core.rules.idle_fields`): an
-    error where this call names one (whatever its value) or a reading or version sets one to
-    something else than its neutral value; a preset's own value goes back to the neutral one
-    (the nine-card game's joker points without jokers)."""
-    full = {**{f.name: neutral_value(f.name, "hearts") for f in fields(Rules)}, **values}
-    game = full["game"]
-    idle = idle_fields(full)
+    """Options that cannot matter under ``values`` (the record's :meth:`~Options.idle`): an error
+    where this call names one (whatever its value) or a reading or version sets one to something
+    else than its default; a preset's own value goes back to the default (the nine-card game's
+    joker points without jokers)."""
+    full = {**_COMMON_DEFAULTS, **{name: record.default(name) for name in record.names()}, **values}
+    idle = record.idle(full)
     refused = [name for name in idle if name in given or (
-        name in options and full[name] != neutral_value(name, game))]  # fmt: skip
+        name in options and full[name] != record.default(name))]  # fmt: skip
     if refused:
         raise ValueError(idle_message(refused, idle, preset))
     for name in idle:
         if name in values:
-            values[name] = neutral_value(name, game)
-
-
-def _directions(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    if not isinstance(value, (list, tuple)):
-        raise TypeError(f"pass_directions must be a direction or a list of them, got {value!r}")
-    return tuple(value)
+            values[name] = record.default(name)
 
 
 def _merge(reading: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:

@@ -89,11 +89,6 @@ def _check_setting(name: str, value: Any, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"{name}={value!r} is not known: choose one of {', '.join(allowed)}")
 
 
-def _game_rules(description: Mapping[str, Any]) -> dict[str, Any]:
-    """A rules description without the env settings that older descriptions held."""
-    return {name: value for name, value in description.items() if name not in SETTINGS}
-
-
 def _shown_settings(settings: Mapping[str, Any]) -> str:
     """``reward='points', episode='deal', illegal_action='raise'``, for messages."""
     return ", ".join(f"{name}={value!r}" for name, value in settings.items())
@@ -225,11 +220,11 @@ class Table:
         if reward == "settlement":
             reward = "chips"
         record = family(rules)
-        if reward == "chips" and (not record.chips or rules.settlement == "points"):
+        if reward == "chips" and (not record.chips or not rules.pays_chips):
             raise ValueError(
-                f"reward='chips' pays the settlement's chips, and {rules.preset} has none (settlement="
-                f"{rules.settlement!r}{'' if record.chips else f', a {record.title} game'}): every reward "
-                "would be 0; choose a settlement (e.g. settlement='howell') or another reward"
+                f"reward='chips' pays the settlement's chips, and {rules.preset} has none"
+                f"{'' if record.chips else f' (a {record.title} game)'}: every reward would be 0; choose a "
+                "settlement (e.g. settlement='howell') or another reward"
             )
         if not _is_int(num_games) or num_games < 1:
             raise ValueError(f"num_games must be a positive int, got {num_games!r}")
@@ -325,9 +320,9 @@ class Table:
             raise ValueError(f"{name} must be one of {', '.join(PASS_DIRECTIONS)}, got {direction!r}")
         if direction == "across" and n % 2:
             raise ValueError(f"{name}='across' is impossible with {n} players")
-        if direction != "hold" and self.rules.pass_count == 0:
+        if direction != "hold" and not self.rules.passes:
             raise ValueError(
-                f"{name}={direction!r}: {self.rules.preset} has no passing (pass_count=0); use 'hold'"
+                f"{name}={direction!r}: {self.rules.preset} has no passing; use 'hold'"
             )
 
     def _parse_position(self, seed: Any, options: Mapping[str, Any], num_games: int | None) -> ResetPlan:
@@ -904,7 +899,7 @@ class Table:
         # Versions 1 and 2 kept episode and illegal_action among the rules.
         where = saved if version == STATE_VERSION else {**rules, "reward": saved.get("reward")}
         settings = {name: where.get(name) for name in SETTINGS}
-        if _game_rules(rules) != _game_rules(self.rules.describe()):
+        if not self.rules.matches(rules):  # a description of any version (env settings left out)
             raise refuse("it was saved with other rules")
         if saved.get("num_games") != self.num_games or settings != self.settings:
             raise refuse(

@@ -47,7 +47,7 @@ Use it through the envs (``hearts_env.env(preset, layout="universal")``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -107,16 +107,15 @@ def configurations(game: str) -> tuple[Rules, ...]:
 def _features(rules: Rules) -> list[str]:
     """The ``rules`` entries that are 1 for ``rules`` (see :data:`_NOT_FEATURES`)."""
     on = []
-    for f in fields(Rules):
-        if f.name in _NOT_FEATURES:
+    for name, value in rules.values().items():
+        if name in _NOT_FEATURES:
             continue
-        value = getattr(rules, f.name)
         if isinstance(value, bool):
-            on += [f.name] if value else []
+            on += [name] if value else []
         elif isinstance(value, tuple):
-            on += [f"{f.name}:{item}" for item in value]
+            on += [f"{name}:{item}" for item in value]
         else:
-            on.append(f"{f.name}={value}")
+            on.append(f"{name}={value}")
     return on
 
 
@@ -125,18 +124,18 @@ def _feature_names(rules_list: tuple[Rules, ...]) -> tuple[str, ...]:
     than one across them (a yes/no option: one entry)."""
     seen: dict[str, set[Any]] = {}
     for rules in rules_list:
-        for f in fields(Rules):
-            if f.name not in _NOT_FEATURES:
-                seen.setdefault(f.name, set()).add(getattr(rules, f.name))
+        for name, value in rules.values().items():
+            if name not in _NOT_FEATURES:
+                seen.setdefault(name, set()).add(value)
     names: list[str] = []
     for rules in rules_list:
         for entry in _features(rules):
             option = entry.split("=")[0].split(":")[0]
             if len(seen[option]) > 1 and entry not in names:
                 names.append(entry)
-    for f in fields(Rules):  # a yes/no option that is never yes in the first configurations
-        if f.name in seen and len(seen[f.name]) > 1 and seen[f.name] <= {True, False} and f.name not in names:
-            names.append(f.name)
+    for name, values in seen.items():  # a yes/no option that is never yes in the first configurations
+        if len(values) > 1 and values <= {True, False} and name not in names:
+            names.append(name)
     return tuple(names)
 
 

@@ -43,7 +43,8 @@ from __future__ import annotations
 import operator
 
 from hearts_env.core.cards import JOKERS, NUM_RANKS, NUM_STANDARD_CARDS, card_name
-from hearts_env.core.rules import SMEAR_CATEGORIES, SUIT_LETTERS, Rules
+from hearts_env.core.rules import SUIT_LETTERS, Rules
+from hearts_env.games.smear.options import SMEAR_CATEGORIES
 
 PHASE_BID = "bid"
 PHASE_NAME_SUIT = "name_suit"

@@ -174,7 +174,7 @@ SMEAR_IGNORED = {
     "no_points_first_trick": True, "no_heart_lead_first_trick": True, "club_play": True,
     "discard_first": "JS", "scoring": "royal", "moon_cards": "counting", "moon_points": 10,
     "no_tricks_bonus": -5, "exact_target_reset": True, "general_points": 30, "first_lead": "lowest_club",
-    "pass_count": 3, "pass_directions": ("left",), "decks": 2, "leftover": "kitty", "stock_deal": 6,
+    "pass_count": 3, "pass_directions": ("left",), "leftover": "kitty", "stock_deal": 6,
     "bidding": "general",
 }  # fmt: skip
 IGNORED_CASES = [
@@ -183,17 +183,36 @@ IGNORED_CASES = [
             f"smear ignores {name}",
             lambda _, o={name: value}: make_rules("smear_partnership", **o),
             ValueError,
-            f"{name}: Hearts-family options, not for game='smear'",
+            f"{name} is a Hearts option; smear_partnership is a Smear preset, whose options are",
         )  # fmt: skip
         for name, value in SMEAR_IGNORED.items()
     ),
     Case("smear given a Hearts default", lambda _: make_rules("smear_widow", moon="old"), ValueError, "moon"),
-    Case("hearts given a Smear default", lambda _: make_rules("hearts", keep=6), ValueError, "keep: Smear"),
     Case(
-        "Rules built directly for smear with a moon",
-        lambda _: replace(make_rules("smear_five_point"), moon="new"),
+        "hearts given a Smear default",
+        lambda _: make_rules("hearts", keep=6),
         ValueError,
-        "moon: Hearts-family",
+        "keep is a Smear option; hearts is a Hearts preset",
+    ),
+    Case("smear, two decks", lambda _: make_rules("smear_widow", decks=2), ValueError, "with one deck"),
+    Case(
+        "Rules built directly for smear with Hearts options",
+        lambda _: replace(make_rules("smear_five_point"), options=make_rules("hearts").options),
+        TypeError,
+        "options must be SmearOptions for game='smear', got HeartsOptions",
+    ),
+    Case(
+        "an episode in the rules",
+        lambda _: make_rules("hearts", episode="game"),
+        ValueError,
+        "episode is an env setting, not a rule of the game: give it to the env or the table, "
+        "hearts_env.env('hearts', episode=...) / Table(rules, episode=...)",
+    ),
+    Case(
+        "illegal actions in the rules",
+        lambda _: make_rules("smear_widow", illegal_action="terminate"),
+        ValueError,
+        "illegal_action is an env setting",
     ),
     Case(
         "joker rank without jokers",
@@ -257,7 +276,7 @@ IGNORED_CASES = [
     ),
     Case(
         "Rules built directly with max_bid and no auction",
-        lambda _: replace(make_rules("hearts"), max_bid=5),
+        lambda _: replace(make_rules("hearts"), options=replace(make_rules("hearts").options, max_bid=5)),
         ValueError,
         "max_bid",
     ),
@@ -584,7 +603,7 @@ def test_fixed_deals_of_the_new_mechanisms(preset: str, options: Any, error: typ
     assert_same(before, snapshot(env))
     points = _play_any(env)
     rules = env.unwrapped.rules
-    assert sum(points) == rules.penalty_total or rules.decks == 2 or rules.game == "smear"
+    assert rules.game == "smear" or rules.decks == 2 or sum(points) == rules.penalty_total
 
 
 @pytest.mark.parametrize("case", DECISION_CASES, ids=ids(DECISION_CASES))

@@ -27,6 +27,7 @@ from hearts_env.describe import (
     regenerate,
     topics,
 )
+from hearts_env.games import BUILT_IN, FAMILIES
 from hearts_env.presets import PRESETS, make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,11 +100,17 @@ def test_the_check_command_reports_an_out_of_date_file(tmp_path, document: str, 
 
 
 def test_the_options_table_holds_every_field_with_its_docstring() -> None:
+    """The common rules, then each family's options (the fields of its record)."""
     table = describe_options()
     for f in fields(Rules):
-        if f.name != "preset":
+        if f.name not in ("preset", "options"):
             assert f"| `{f.name}` |" in table, f.name
+    for game in BUILT_IN:
+        section = table.split(f"The {FAMILIES[game].title} family's options")[1].split("family's options")[0]
+        for name in FAMILIES[game].options.names():
+            assert f"| `{name}` |" in section, (game, name)
     assert "Points each opponent scores on an old moon" in table  # moon_points' docstring
+    assert "Cards dealt to each player (None: the whole deck less" in table  # Smear's deal_size
     assert "RULES.md" not in table and "``" not in table and ":meth:" not in table
 
 

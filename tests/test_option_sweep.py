@@ -26,19 +26,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hearts_env.core.rules import (
-    BIDDINGS,
-    HEARTS_FIELDS,
-    JOKER_POINTS,
-    JOKER_RANKS,
-    MOON_BIDS,
-    MOONS,
-    SETTLEMENTS,
-    SMEAR_DEALS,
-    TEAM_SCORINGS,
-    TRUMP_CHOICES,
-    Rules,
-)
+from hearts_env.core.rules import Rules
+from hearts_env.games.hearts.options import BIDDINGS, MOONS, SETTLEMENTS, TEAM_SCORINGS, HeartsOptions
+from hearts_env.games.smear.options import JOKER_POINTS, JOKER_RANKS, MOON_BIDS, SMEAR_DEALS, TRUMP_CHOICES
 from hearts_env.presets import PRESETS, make_rules
 from hearts_env.table import REWARDS, Table
 
@@ -95,10 +85,11 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "pitcher_only_wins": [True, False],
 }  # fmt: skip
 BOTH = {"target_score", "max_deals", "max_bid", "teams", "team_scoring", "jokers", "removed", "removal",
-        "widow"}  # fmt: skip
-"""Options of both families (make_rules' ``removal`` included)."""
-HEARTS_OPTIONS = sorted(f for f in OPTION_VALUES if f in HEARTS_FIELDS or f in BOTH)
-SMEAR_OPTIONS = sorted(f for f in OPTION_VALUES if f not in HEARTS_FIELDS)
+        "widow", "decks"}  # fmt: skip
+"""Options of both families: the common rules, make_rules' ``removal``, and the options both
+families' records have (``max_bid``, ``team_scoring``, ``widow``)."""
+HEARTS_OPTIONS = sorted(f for f in OPTION_VALUES if f in HeartsOptions.names() or f in BOTH)
+SMEAR_OPTIONS = sorted(f for f in OPTION_VALUES if f not in HeartsOptions.names() or f in BOTH)
 GROUPS = [
     # Fields that act together: drawn as a group now and then, so that their combinations occur.
     ("trumps", "pitcher_leads_trump", "smear_deal"), ("trumps", "pitcher_leads_trump", "widow", "keep"),
@@ -171,7 +162,8 @@ def build(combo: dict[str, Any]) -> Table | None:
 def deal_bound(rules: Rules) -> int:
     """Decisions a deal can take at most: bids and suits, passes, discards, cards, a moon choice."""
     cards = len(rules.deck)
-    return 2 * rules.num_players + rules.num_players * rules.pass_count + 2 * cards + len(rules.decisions) + 4
+    passed = rules.num_players * rules.values().get("pass_count", 0)
+    return 2 * rules.num_players + passed + 2 * cards + len(rules.decisions) + 4
 
 
 def card_total(rules: Rules) -> int:
@@ -183,7 +175,8 @@ def check_deal(table: Table, rows: np.ndarray, before: np.ndarray) -> None:
     """The deals just ended in ``rows`` are consistent with ``before``, the totals they began with."""
     rules = table.rules
     points, totals = table.deal_points[rows], table.totals[rows]
-    resets = rules.exact_target_reset or rules.scoring == "royal" or rules.moon_bid == "game"
+    option = rules.values().get  # the options of either family
+    resets = option("exact_target_reset") or option("scoring") == "royal" or option("moon_bid") == "game"
     if not resets:
         np.testing.assert_array_equal(totals - before[rows], points, err_msg="totals moved by another amount")
     if rules.game == "smear":

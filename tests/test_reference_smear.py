@@ -10,7 +10,8 @@ from collections import Counter
 import pytest
 
 from hearts_env.core.cards import JOKERS, card_name, parse_card, parse_cards
-from hearts_env.core.rules import SMEAR_CATEGORIES, Rules
+from hearts_env.core.rules import Rules
+from hearts_env.games.smear.options import SMEAR_CATEGORIES
 from hearts_env.presets import all_configs, get_preset, make_rules
 from tests.reference_smear import ReferenceSmearDeal, reference_smear_game
 from tests.smear_scripts import SCRIPTS, SmearScript

@@ -8,6 +8,7 @@ import pytest
 
 import hearts_env
 from hearts_env.core.phases import PHASE_NAMES
+from hearts_env.games.smear.options import SMEAR_CATEGORIES
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 from tests.smear_scripts import SCRIPTS, SmearScript
@@ -166,7 +167,7 @@ def test_smear_options_are_checked() -> None:
         make_rules("smear_partnership", min_bid=11)
     with pytest.raises(ValueError, match="smear_deal"):
         make_rules("smear_partnership", smear_deal="stok")
-    with pytest.raises(ValueError, match="Smear options, not for game='hearts'"):
+    with pytest.raises(ValueError, match="jick is a Smear option; hearts is a Hearts preset"):
         make_rules("hearts", jick=False)
     with pytest.raises(ValueError, match="is for 4, 6, 8 players"):
         make_rules("smear_five_point", 5)
@@ -200,7 +201,7 @@ def test_infos_and_team_rewards_at_the_end_of_a_deal() -> None:
     made = smear["made_points"]
     scored = {v for v in smear["categories"].values() if v >= 0}
     assert sum(made) == sum(
-        hearts_env.core.rules.SMEAR_CATEGORIES[c] for c, v in smear["categories"].items() if v in scored
+        SMEAR_CATEGORIES[c] for c, v in smear["categories"].items() if v in scored
     )
 
 

@@ -92,7 +92,7 @@ def test_one_space_for_the_family(game):
         assert (vocab.low <= view.base).all() and (view.base <= vocab.high).all()
         low, high = view.native_bounds()
         assert (vocab.low[view.index] <= low).all() and (high <= vocab.high[view.index]).all()
-        key = view.base.tobytes() + np.array(rules.card_points).tobytes()
+        key = view.base.tobytes() + np.array(rules.values().get("card_points", ())).tobytes()
         # not told apart: the target (the scores are scaled by it) and how long an episode or game lasts
         plain = dataclasses.replace(rules, preset="x", target_score=1, max_deals=None)
         if key in seen:

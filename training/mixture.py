@@ -246,10 +246,10 @@ def train_mixture(args: Args, mix: MixtureSettings) -> dict[str, Any]:
         raise ValueError(f"--moon-imitation must be a number >= 0, got {mix.moon_imitation}")
     if mix.moon_imitation:
         candidates = mix.configs or tuple((name, PRESETS[name].default_players) for name in family_presets)
-        if all(make_rules(p, num_players=n).moon == "none" for p, n in candidates):
+        if not any(make_rules(p, num_players=n).has_moon for p, n in candidates):
             raise ValueError(f"--moon-imitation: no configuration of this run's {game} schedule has a moon")
     for preset, n in mix.moon_configs:
-        if (preset, n) not in known or make_rules(preset, num_players=n).moon == "none":
+        if (preset, n) not in known or not make_rules(preset, num_players=n).has_moon:
             raise ValueError(f"--moon-configs: {preset}-{n} is not a {game} configuration with a moon")
     if mix.moon_configs and not mix.moon_imitation:
         raise ValueError("--moon-configs needs --moon-imitation")
@@ -406,7 +406,7 @@ def _train_mixture(
             rules = schedule(game, rng, mix.moon_configs)
         else:
             rules = schedule(game, rng, scheduled, weighted)
-            while rules.moon == "none":
+            while not rules.has_moon:
                 rules = schedule(game, rng, scheduled, weighted)
         if rules not in teachers:
             teachers[rules] = agents.from_spec(teacher_spec, rules)

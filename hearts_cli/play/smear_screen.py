@@ -18,9 +18,9 @@ import agents
 from hearts_cli.play.game import Game, InputError, by_seat, counted_cards
 from hearts_env import card_symbol
 from hearts_env.core.cards import cards_of
-from hearts_env.core.rules import SMEAR_CATEGORIES
 from hearts_env.games.smear.engine import TrumpTables
 from hearts_env.games.smear.observation import bid_decisions
+from hearts_env.games.smear.options import SMEAR_CATEGORIES
 
 
 def _width(text: str) -> int:

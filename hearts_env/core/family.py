@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from hearts_env.core.layouts import Layout
-from hearts_env.core.rules import Rules
+from hearts_env.core.rules import Options, Rules
 
 if TYPE_CHECKING:
     from hearts_env.core.engine import BatchState, CardEngine
@@ -48,6 +48,8 @@ class Family:
     """``Rules.game``."""
     title: str
     """The family's name in prose."""
+    options: type[Options]
+    """The family's options record (``Rules.options``): its fields, checks and derived facts."""
     engine: type[CardEngine]
     """The engine class (built from the rules)."""
     observer: Callable[[Any], Any]
@@ -100,5 +102,5 @@ class Family:
 
 def default_reward(rules: Rules) -> str:
     """The reward a table pays when none is asked for: ``"team"`` in partnership games (fixed
-    teams, or Partnership C's slam pair), else ``"points"``."""
-    return "team" if rules.teams or rules.bidding == "slam" else "points"
+    teams, or a pair a bid makes: Partnership C's slam), else ``"points"``."""
+    return "team" if rules.teams or rules.bid_partnership else "points"

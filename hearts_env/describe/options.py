@@ -1,8 +1,9 @@
-"""The rule options in words: the table of every ``Rules`` field in ``docs/rules.md``.
+"""The rule options in words: the tables of ``docs/rules.md`` of the common rules and of each
+family's options.
 
-:func:`describe_options` lists each field with its values, its default and its docstring (read
-from the source of :class:`~hearts_env.core.rules.Rules`), then the removal tables ``make_rules``
-knows.
+:func:`describe_options` lists each field of :class:`~hearts_env.core.rules.Rules` (the common
+rules), then each family's options record (``Rules.options``), with its values, its default and
+its docstring (read from the source), then the removal tables ``make_rules`` knows.
 """
 
 from __future__ import annotations
@@ -10,52 +11,33 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-from dataclasses import MISSING, fields
+from dataclasses import fields, is_dataclass
+from typing import Any
 
 from hearts_env.core.cards import parse_cards
 from hearts_env.core.prose import code, number, points_phrase, symbol
-from hearts_env.core.rules import (
-    _BOOLS,
-    _INTS,
-    BIDDINGS,
-    EPISODES,
-    FIRST_LEADS,
-    FIRST_TRICK_ALL_PENALTY,
-    GAMES,
-    HEARTS_BREAKS,
-    ILLEGAL_ACTIONS,
-    JOKER_POINTS,
-    JOKER_RANKS,
-    LEFTOVERS,
-    MOON_BIDS,
-    MOON_CARDS,
-    MOONS,
-    PASS_DIRECTIONS,
-    SCORINGS,
-    SETTLEMENTS,
-    SMEAR_CATEGORIES,
-    SMEAR_DEALS,
-    TEAM_SCORINGS,
-    TRUMP_CHOICES,
-    Rules,
-)
+from hearts_env.core.rules import _INTS, GAMES, Options, Rules
+from hearts_env.games import BUILT_IN, FAMILIES
 from hearts_env.presets import PRESETS, REMOVAL_ORDERS, REMOVAL_TABLES
 
 
-def _field_docs() -> dict[str, str]:
-    """The docstring under each ``Rules`` field, read from the source with ``ast``."""
-    tree = ast.parse(inspect.getsource(Rules))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for node, after in zip(body, body[1:]):
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and isinstance(after, ast.Expr)
-            and isinstance(after.value, ast.Constant)
-            and isinstance(after.value.value, str)
-        ):
-            docs[node.target.id] = after.value.value
+def _field_docs(record: type) -> dict[str, str]:
+    """The docstring under each field of the dataclass ``record`` and of the dataclasses it
+    derives from, read from their source with ``ast`` (a class's own docstring wins)."""
+    docs: dict[str, str] = {}
+    for cls in reversed(record.__mro__):
+        if not is_dataclass(cls) or cls is object:
+            continue
+        body = ast.parse(inspect.getsource(cls)).body[0].body  # type: ignore[attr-defined]
+        for node, after in zip(body, body[1:]):
+            if (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                docs[node.target.id] = after.value.value
     return docs
 
 
@@ -69,78 +51,85 @@ def _markdown(doc: str) -> str:
     return text.replace("|", "\\|")
 
 
-_CHOICES = {
-    "leftover": LEFTOVERS,
-    "first_lead": FIRST_LEADS,
-    "hearts_break": HEARTS_BREAKS,
-    "moon": MOONS,
-    "first_trick_all_penalty": FIRST_TRICK_ALL_PENALTY,
-    "moon_cards": MOON_CARDS,
-    "scoring": SCORINGS,
-    "settlement": SETTLEMENTS,
-    "episode": EPISODES,
-    "illegal_action": ILLEGAL_ACTIONS,
-    "bidding": BIDDINGS,
-    "team_scoring": TEAM_SCORINGS,
-    "game": GAMES,
-    "smear_deal": SMEAR_DEALS,
-    "moon_bid": MOON_BIDS,
-    "trumps": TRUMP_CHOICES,
-    "joker_rank": JOKER_RANKS,
-    "joker_points": JOKER_POINTS,
-}
-_SPECIAL_VALUES = {
+_COMMON_VALUES = {
+    "num_players": "int 3…11 (each preset its range)",
+    "game": "set by the preset: " + ", ".join(code(g) for g in GAMES),
     "removed": 'cards, e.g. `["2C", "2D"]`',
-    "card_points": 'mapping card → points, merged over the preset\'s, e.g. `{"JD": -10}`',
-    "pass_directions": "a direction or a list of them: " + ", ".join(code(d) for d in PASS_DIRECTIONS),
     "teams": "seat tuples, e.g. `[[0, 2], [1, 3]]`",
-    "discard_first": 'a card, e.g. `"JS"`, or `None`',
-    "categories": "Smear categories: " + ", ".join(code(c) for c in SMEAR_CATEGORIES),
 }
 
 
-def _values(name: str) -> str:
-    if name in _CHOICES:
-        return ", ".join(code(v) for v in _CHOICES[name])
-    if name in _SPECIAL_VALUES:
-        return _SPECIAL_VALUES[name]
-    if name in _BOOLS:
+def _values(name: str, record: type[Options] | None) -> str:
+    """The values option ``name`` takes (``record``: its family's options; None: a common rule)."""
+    if record is None:
+        if name in _COMMON_VALUES:
+            return _COMMON_VALUES[name]
+        choices, texts, bools, ints = {}, {}, (), _INTS
+    else:
+        choices, texts, bools, ints = record.choices, record.value_texts, record.bools, record.ints
+    if name in choices:
+        return ", ".join(code(v) for v in choices[name])
+    if name in texts:
+        return texts[name]
+    if name in bools:
         return "`True`, `False`"
-    if name in _INTS:
-        low, high, optional = _INTS[name]
+    if name in ints:
+        low, high, optional = ints[name]
         return f"int {number(low)}…{high}" + (" or `None`" if optional else "")
-    raise ValueError(f"Rules field {name!r} has no values described in hearts_env/describe/options.py")
+    raise ValueError(f"rules option {name!r} has no values described in hearts_env/describe/options.py")
 
 
-def _default(name: str) -> str:
-    f = next(f for f in fields(Rules) if f.name == name)
-    value = f.default_factory() if f.default is MISSING else f.default  # type: ignore[misc]
+def _default(value: Any, name: str, game: str) -> str:
     if name == "card_points":
-        return points_phrase(Rules(), value)
+        return points_phrase(Rules(game=game), value)
     if name == "pass_directions":
         return ", ".join(value)
+    if name == "game":
+        return "the preset's"
     if isinstance(value, tuple) and not value:
         return "none"
     return code(value)
 
 
-def describe_options() -> str:
-    """Markdown: every ``Rules`` field (the rule options) with its values, its default and its
-    docstring, then the removal tables ``make_rules`` knows."""
-    docs = _field_docs()
-    lines = [
-        "Every field of `hearts_env.core.rules.Rules`; the defaults are a bare `Rules()`'s (each preset sets "
-        "its own, as its section says). The meanings are the fields' docstrings.",
-        "",
+def _table(rows: list[tuple[str, str, str, str]]) -> list[str]:
+    return [
         "| option | values | default | meaning |",
         "|---|---|---|---|",
+        *(f"| {code(name)} | {values} | {default} | {meaning} |" for name, values, default, meaning in rows),
     ]
-    for f in fields(Rules):
-        if f.name == "preset":
-            continue
-        lines.append(
-            f"| {code(f.name)} | {_values(f.name)} | {_default(f.name)} | {_markdown(docs[f.name])} |"
-        )
+
+
+def describe_options() -> str:
+    """Markdown: the common rules (every field of ``Rules`` but ``options``), then each family's
+    options record, each with its values, its default and its docstring, then the removal
+    tables ``make_rules`` knows."""
+    docs = _field_docs(Rules)
+    common = [
+        (f.name, _values(f.name, None), _default(f.default, f.name, ""), _markdown(docs[f.name]))
+        for f in fields(Rules)
+        if f.name not in ("preset", "options")
+    ]
+    lines = [
+        "The common rules are the fields of `hearts_env.core.rules.Rules`; each family's own options are "
+        "the fields of its options record, `Rules.options` (read as `rules.<name>` too). `make_rules` "
+        "takes both by name and refuses another family's. The defaults are those of a bare record (each "
+        "preset sets its own, as its section says). The meanings are the fields' docstrings.",
+        "",
+        *_table(common),
+    ]
+    for game in BUILT_IN:
+        record = FAMILIES[game].options
+        docs = _field_docs(record)
+        rows = [
+            (name, _values(name, record), _default(record.default(name), name, game), _markdown(docs[name]))
+            for name in record.names()
+        ]
+        lines += [
+            "",
+            f"The {FAMILIES[game].title} family's options (`{record.__module__}.{record.__name__}`):",
+            "",
+            *_table(rows),
+        ]
     versions = sorted({v for spec in PRESETS.values() for v in spec.versions})
     readings = sum(len(spec.readings) for spec in PRESETS.values())
     removals = ", ".join(code(t) for t in [*REMOVAL_TABLES, *REMOVAL_ORDERS])

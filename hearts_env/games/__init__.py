@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from hearts_env.core.family import Family
 from hearts_env.core.layouts import Layout
-from hearts_env.core.rules import GAMES, Rules
+from hearts_env.core.rules import FAMILY_OPTIONS, Rules
 from hearts_env.games import hearts, smear
 from hearts_env.presets import PRESETS, Preset
 
@@ -22,6 +22,7 @@ FAMILIES: dict[str, Family] = {record.name: record for record in (hearts.FAMILY,
 """Game family (``Rules.game``) -> its record."""
 BUILT_IN = tuple(FAMILIES)
 """The package's own families (:func:`unregister` leaves them)."""
+FAMILY_OPTIONS.update({record.name: record.options for record in FAMILIES.values()})
 
 
 def register(record: Family, *presets: Preset) -> None:
@@ -36,7 +37,7 @@ def register(record: Family, *presets: Preset) -> None:
         if preset.game != record.name:
             raise ValueError(f"preset {preset.name!r} has game={preset.game!r}, should be {record.name!r}")
     FAMILIES[record.name] = record
-    GAMES.append(record.name)
+    FAMILY_OPTIONS[record.name] = record.options
     PRESETS.update({preset.name: preset for preset in presets})
 
 
@@ -47,7 +48,7 @@ def unregister(name: str) -> None:
         known = ", ".join(game for game in FAMILIES if game not in BUILT_IN) or "none"
         raise ValueError(f"game family {name!r} was not registered: registered families are {known}")
     del FAMILIES[name]
-    GAMES.remove(name)
+    del FAMILY_OPTIONS[name]
     for preset in [preset for preset in PRESETS.values() if preset.game == name]:
         del PRESETS[preset.name]
     layout.cache_clear()  # the family's layouts go with it

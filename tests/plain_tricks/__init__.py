@@ -8,13 +8,16 @@ plays illegally under ``illegal_action="terminate"`` scores minus every trick of
 
 What it reuses: the trick play of the Hearts family's engine (with no card points, no pass and
 no restriction on leads it is exactly plain trick-taking), its observation and world sampler.
-What is its own: the rules (a preset of ``game="plain_tricks"``), the scoring, the text, the
-rules prose and the family record.
+What is its own: the options record (:class:`PlainTricksOptions`: the Hearts family's options
+with plain defaults, the ones trick play does not read refused), the rules (a preset of
+``game="plain_tricks"``), the scoring, the text, the rules prose and the family record.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -26,12 +29,38 @@ from hearts_env.core.topics import CARDS_EACH, CARDS_REMOVED
 from hearts_env.games import hearts
 from hearts_env.games.hearts.engine import Engine
 from hearts_env.games.hearts.observation import PIECE_AXES, Observer, axis_names, hearts_bounds, hearts_layout
+from hearts_env.games.hearts.options import HeartsOptions
 from hearts_env.games.hearts.state import State
 from hearts_env.games.hearts.worlds import knowledge as hearts_knowledge
 from hearts_env.presets import Preset
 
 GAME = "plain_tricks"
 """``Rules.game`` of the family."""
+
+
+@dataclass(frozen=True)
+class PlainTricksOptions(HeartsOptions):
+    """The family's options: those of the Hearts family's engine that plays its tricks, with
+    plain defaults (no pass, no card points, no moon, eldest hand leads); only who leads first
+    and a kitty may be chosen, the others cannot matter to a game of one point a trick."""
+
+    title: ClassVar[str] = "Plain tricks"
+    chosen: ClassVar[tuple[str, ...]] = ("leftover", "widow", "first_lead")
+    """The options this family lets a preset or a call choose."""
+
+    pass_count: int = 0
+    pass_directions: tuple[str, ...] = ("hold",)
+    first_lead: str = "eldest"
+    hearts_break: str = "free"
+    no_points_first_trick: bool = False
+    card_points: tuple[int, ...] = field(default_factory=lambda: (0,) * 54)
+    moon: str = "none"
+
+    @classmethod
+    def idle(cls, values: Mapping[str, Any]) -> dict[str, str]:
+        """Every option but :attr:`chosen`: plain tricks pass nothing and score one point a trick."""
+        why = "plain tricks pass nothing and score one point a trick"
+        return {name: why for name in cls.names() if name not in cls.chosen}
 
 
 class PlainTricksEngine(Engine):
@@ -82,6 +111,7 @@ TOPICS = (
 FAMILY = Family(
     name=GAME,
     title="Plain tricks",
+    options=PlainTricksOptions,
     engine=PlainTricksEngine,
     observer=Observer,
     layout=hearts_layout,
@@ -105,15 +135,6 @@ PRESET = Preset(
     GAME,
     "Plain tricks: follow suit, the highest card of the suit led wins, one point a trick.",
     card_points={},
-    options={
-        "game": GAME,
-        "pass_count": 0,
-        "pass_directions": ("hold",),
-        "first_lead": "eldest",
-        "hearts_break": "free",
-        "no_points_first_trick": False,
-        "moon": "none",
-        "max_deals": 1,
-    },
+    options={"game": GAME, "max_deals": 1},
 )
 """The family's one preset (3-6 players, 4 by default)."""

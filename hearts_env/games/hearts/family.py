@@ -6,6 +6,7 @@ from hearts_env.core.family import Family, Positions
 from hearts_env.games.hearts.describe import COLUMNS, TOPICS
 from hearts_env.games.hearts.engine import Engine
 from hearts_env.games.hearts.observation import PIECE_AXES, Observer, axis_names, hearts_bounds, hearts_layout
+from hearts_env.games.hearts.options import HeartsOptions
 from hearts_env.games.hearts.positions import PositionBatch, check_batch, position_batch, position_of
 from hearts_env.games.hearts.rollouts import ROLLOUTS
 from hearts_env.games.hearts.texts import state_text
@@ -14,6 +15,7 @@ from hearts_env.games.hearts.worlds import knowledge, world_positions
 FAMILY = Family(
     name="hearts",
     title="Hearts",
+    options=HeartsOptions,
     engine=Engine,
     observer=Observer,
     layout=hearts_layout,

@@ -42,7 +42,8 @@ from hearts_env.core.bits import BIT, EMPTY, SUIT_MASK, U64, ZERO, unpack
 from hearts_env.core.cards import card_name, card_symbol, cards_of, parse_card
 from hearts_env.core.engine import BatchState, CardEngine, DecisionPhase, action_bits, next_where
 from hearts_env.core.phases import BID, DISCARD, DONE, NAME_SUIT, PLAYING
-from hearts_env.core.rules import SMEAR_CATEGORIES, Rules
+from hearts_env.core.rules import Rules
+from hearts_env.games.smear.options import SMEAR_CATEGORIES
 
 NOT_IN_PLAY, NOBODY = -1, -2
 """Category results besides a side index: the card was not in play / nobody scored it (a tie)."""

@@ -12,6 +12,7 @@ from hearts_env.games.smear.observation import (
     smear_bounds,
     smear_layout,
 )
+from hearts_env.games.smear.options import SmearOptions
 from hearts_env.games.smear.positions import SmearPositionBatch, check_batch, position_of
 from hearts_env.games.smear.texts import state_text
 from hearts_env.games.smear.worlds import knowledge, world_positions
@@ -19,6 +20,7 @@ from hearts_env.games.smear.worlds import knowledge, world_positions
 FAMILY = Family(
     name="smear",
     title="Smear",
+    options=SmearOptions,
     engine=SmearEngine,
     observer=SmearObserver,
     layout=smear_layout,
