@@ -51,9 +51,11 @@ lint: $(STAMP)
 # .venv stays lean. `make integration` runs them all (CI does, after `make test`);
 # `make integration-torchrl` one. Each venv is made once (a stamp file) and reused.
 # notorch: the package alone (no torch, matplotlib or tqdm) runs rules, play and tournaments.
-INTEGRATIONS := supersuit torchrl tianshou ray sb3 notorch
+# replay: the deal viewer's page rendered by headless Chromium (see replay-browser below).
+INTEGRATIONS := supersuit torchrl tianshou ray sb3 notorch replay
 # The extras each venv installs (ray: Ray tournaments/training and RLlib share one venv).
 EXTRAS_notorch := dev
+EXTRAS_replay := dev
 EXTRAS_supersuit := supersuit,dev
 EXTRAS_torchrl := torchrl,training,dev
 EXTRAS_tianshou := tianshou,training,dev
@@ -67,6 +69,7 @@ TORCH_sb3 := 1
 # The test files each runs (default: tests/integration/test_NAME.py).
 TESTS_ray := test_ray.py test_rllib.py
 TESTS_notorch := test_no_torch.py
+TESTS_replay := test_replay_browser.py
 
 .PRECIOUS: .venv-%/.installed
 
@@ -78,6 +81,18 @@ integration: $(INTEGRATIONS:%=integration-%)
 	$(if $(TORCH_$*),.venv-$*/bin/pip $(TORCH_INSTALL))
 	.venv-$*/bin/pip install -q -e ".[$(EXTRAS_$*)]"
 	touch $@
+
+# The replay check needs a browser: Chromium from the distribution's packages, installed when
+# missing and apt-get can (as root); otherwise the check skips, saying why.
+BROWSERS := chromium chromium-browser google-chrome
+.PHONY: replay-browser
+integration-replay: replay-browser
+replay-browser:
+	@for b in $(BROWSERS); do command -v $$b >/dev/null && exit 0; done; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		{ apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null && \
+		  apt-get install -y -q chromium >/dev/null; }; } || echo "note: apt-get could not install chromium"; \
+	else echo "note: no browser, and no apt-get as root to install chromium: the replay check skips"; fi
 
 # HEARTS_ENV_INTEGRATION makes a missing library a failure instead of a skip.
 integration-%: .venv-%/.installed

@@ -64,7 +64,7 @@ class Agent(ABC):
       from the mask, never from engine state.
     * What it plays: :attr:`games` (game families) and :meth:`supports` (None, or why not).
     * Optionally, what it made of its options: :meth:`last_options` (a learned agent's
-      probabilities, a search agent's values) for the deal viewer (``hearts-env replay``).
+      probabilities, a search agent's values), which a recorded deal keeps to be shown.
 
     docs/your-agent.md is the guide, with a complete example (``examples/my_agent.py``) and how
     to name your class in ``tournament``, ``play`` and training (``path/to/file.py:Class``,

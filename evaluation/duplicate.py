@@ -49,6 +49,13 @@ batch (``streams=1``, the default), so which numbers a game gets depends on ever
 the groups are independent, and :mod:`evaluation.ray_pool` plays them on Ray actors (one code
 path, :class:`RoundPlayer`) with a report identical to this process's for the same configuration.
 
+Recorded deals: ``record_deals=N`` keeps the first N deals' plays in the report
+(``recorded_deals``): each deal's cards as dealt, its dealer and pass, and for every seating the
+game's totals before it, each decision's seat and action (with the options the agent weighed,
+when it says: :meth:`agents.Agent.last_options`) and the deal points. ``hearts-env replay``
+(:mod:`evaluation.replay`) replays one of them step by step and draws it. Recording draws no
+random numbers: the results are the same with or without it.
+
 Resuming: the JSON file is rewritten after every round and holds everything needed to go on; run
 the same command again and it continues where it stopped (a different configuration refuses).
 A file that is not such a record (empty, truncated, not JSON, edited by hand into an inconsistent
@@ -63,6 +70,7 @@ and its text, CSV and chart in :mod:`evaluation.report`, and the progress bar in
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -142,6 +150,9 @@ class TournamentConfig:
     """Independent random streams: the tables split into this many groups (at most one per table:
     more streams than tables are refused), each with its own agents' generator per round; what
     Ray actors play in parallel (see above)."""
+    record_deals: int = 0
+    """The first deals (by deal number: round by round, table by table) whose plays the report
+    keeps as ``recorded_deals``, for ``hearts-env replay``; 0: none."""
 
     def validate(self) -> TournamentConfig:
         """Check every field (``TypeError`` / ``ValueError`` naming it and the value); returns ``self``."""
@@ -163,6 +174,12 @@ class TournamentConfig:
         self.tables = positive_int.check("tables", self.tables)
         self.seed = non_negative_int.check("seed", self.seed)
         self.streams = positive_int.check("streams", self.streams)
+        self.record_deals = non_negative_int.check("record_deals", self.record_deals)
+        if self.record_deals > self.deals:
+            raise ValueError(
+                f"record_deals={self.record_deals} is more than the {self.deals} deals this tournament "
+                "plays: record at most --deals"
+            )
         if self.streams > self.table_count:
             raise ValueError(
                 f"streams={self.streams} is more than the {self.table_count} tables this tournament "
@@ -172,10 +189,13 @@ class TournamentConfig:
 
     def record(self) -> dict[str, Any]:
         """The configuration as the JSON file keeps it: the agents by their whole specs,
-        ``streams`` only when not 1 (so files written before it existed still resume)."""
+        ``streams`` only when not 1 and ``record_deals`` only when not 0 (so files written
+        before they existed still resume)."""
         out = asdict(self)
         if out["streams"] == 1:
             del out["streams"]
+        if out["record_deals"] == 0:
+            del out["record_deals"]
         return out
 
     def rules(self) -> Rules:
@@ -218,8 +238,13 @@ class Tournament:
         self.runs: list[dict[str, Any]] = []
         """Provenance of every run that wrote the record (:mod:`evaluation.provenance`)."""
         self.rules = config.rules()
-        if self.rules.duplicate_problem:  # the replays of a deal would not be the same deal
-            raise ValueError(self.rules.duplicate_problem)
+        if self.rules.first_trick_all_penalty == "redeal":
+            # The pass differs between seatings, so a deal cancelled in one would be played in
+            # another: the replays of a deal would no longer be the same deal.
+            raise ValueError(
+                "first_trick_all_penalty='redeal' cannot be played as duplicate deals (a deal "
+                "cancelled in one seating is played in another); use 'play', 'not_counted' or 'to_lowest'"
+            )
         p = self.rules.num_players
         self.names = list(dict.fromkeys(config.agents))  # unique specs, first-seen order
         own = agent_labels(self.names)
@@ -245,7 +270,7 @@ class Tournament:
         self.teams = [list(team) for team in self.rules.teams]
         self.team_names = ["+".join(label_of[seats[i]] for i in team) for team in self.teams]
         self.team_at = team_positions(self.rules.teams, offsets, p) if self.teams else None
-        self.slam = self.rules.bid_partnership
+        self.slam = self.rules.bidding == "slam"
         # Stream s plays the tables stream_tables[s] (contiguous), on its own agents' generator.
         self.stream_tables = [
             range(int(part[0]), int(part[-1]) + 1)
@@ -274,14 +299,38 @@ class Tournament:
         saved = None
         if self.json_path is not None:
             saved = load_record(
-                self.json_path, self.shape, config.record(), self.rules, self.weights
+                self.json_path, self.shape, config.record(), self.rules.describe(), self.weights
             )
+        self.recorded: list[dict[str, Any]] = []
+        """The deals recorded so far (``config.record_deals``), as the report's ``recorded_deals``."""
         if saved is not None:
             self.record, self.runs = saved
+            self.recorded = self._saved_deals()
         else:
             self.record = empty_record(self.shape)
         self.saved_rounds = self.record["rounds_done"] if saved is not None else 0
         """Rounds the JSON file holds now (0 without one): what a stopped run leaves to resume from."""
+
+    def _saved_deals(self) -> list[dict[str, Any]]:
+        """The recorded deals of the resumed JSON file: as many as its rounds hold (they are
+        checked in full when replayed, :mod:`evaluation.replay`)."""
+        wanted = min(self.config.record_deals, self.record["rounds_done"] * self.tables)
+        if not wanted:
+            return []
+        assert self.json_path is not None  # a saved record was read from it
+        deals = json.loads(self.json_path.read_text(encoding="utf-8")).get("recorded_deals")
+        if not isinstance(deals, list) or len(deals) != wanted:
+            got = len(deals) if isinstance(deals, list) else "none"
+            raise ValueError(
+                f"{self.json_path} is not a usable tournament record: it holds {got} recorded deals "
+                f"where its {self.record['rounds_done']} rounds hold {wanted}; delete it (or choose "
+                "another --json) to start this tournament afresh"
+            )
+        return deals
+
+    def recorded_tables(self, k: int) -> range:
+        """The tables whose deal of round ``k`` is recorded (``config.record_deals``)."""
+        return range(min(self.tables, max(0, self.config.record_deals - k * self.tables)))
 
     @property
     def complete(self) -> bool:
@@ -397,6 +446,7 @@ class Tournament:
         means = np.stack([(points * (self.agent_of == a)).sum(axis=(1, 2)) / (self.agent_of == a).sum()
                           for a in range(len(self.names))], axis=1)  # fmt: skip
         self.record["per_deal"].extend(means.round(6).tolist())
+        self.recorded.extend(info.get("recorded", []))
         shooter = info["moon_shooter"]
         for row in np.flatnonzero(shooter >= 0):
             for seat in range(p):
@@ -509,6 +559,7 @@ class Tournament:
             "rules": self.rules.describe(),
             "config": self.config.record(),
             **({"weights": self.weights} if self.weights else {}),
+            **({"recorded_deals": self.recorded} if self.config.record_deals else {}),
             "runs": self.runs,
             "progress": self.record,
         }
@@ -550,8 +601,10 @@ class RoundPlayer:
         record's ``table_state`` (every table) to restore first (a resume). Returns the per-row
         arrays of :meth:`Table.game_info` with ``deal_index`` (and, Partnership C,
         ``slam_bidder`` / ``slam_partner``, -1 for none), ``illegal``, ``decisions`` and
-        ``act_s``: per agent, and ``steps``: the steps the round took. ``on_step(steps,
-        decisions, act_s)`` is called after each step (the progress bar within a round)."""
+        ``act_s``: per agent, ``steps``: the steps the round took, and ``recorded``: the
+        round's recorded deals of these tables (a list, :meth:`Tournament.recorded_tables`).
+        ``on_step(steps, decisions, act_s)`` is called after each step (the progress bar within
+        a round)."""
         t, cfg, table = self.tournament, self.tournament.config, self.table
         p, n = t.rules.num_players, len(self.rows)
         local, mine_tables = np.arange(n), slice(self.tables.start, self.tables.stop)
@@ -568,6 +621,8 @@ class RoundPlayer:
         if t.rules.stock_size:
             order = stock_order(kitty, t.rules.stock_size, np.random.default_rng([cfg.seed, k, 2]))
             order = np.repeat(order[mine_tables], repeat, axis=0)
+        kept = [tb for tb in t.recorded_tables(k) if tb in self.tables]
+        recorder = _DealRecorder(self, k, kept, hands, kitty, order) if kept else None
         table.deal_masks(
             np.repeat(hands[mine_tables], repeat, axis=0),
             np.repeat(kitty[mine_tables], repeat, axis=0),  # (tables,) or, with two decks, (tables, 2)
@@ -596,6 +651,8 @@ class RoundPlayer:
                         actions[mine] = agent.act(batch, rng)
                         act_s[a] += time.perf_counter() - began
                         decisions[a] += mine.size
+                        if recorder is not None:
+                            recorder.weighed(agent, mine)
                 act, legal = actions[rows], mask[rows]
                 ok = (act >= 0) & (act < legal.shape[1])
                 ok &= legal[np.arange(len(act)), np.clip(act, 0, legal.shape[1] - 1)] > 0
@@ -603,6 +660,8 @@ class RoundPlayer:
                 if bad.size:
                     np.add.at(illegal, who[bad], 1)
                     actions[bad] = random_legal(mask[bad], rng)
+            if recorder is not None:
+                recorder.step(seat, actions, over)
             over |= table.step(actions).deal_ended
             steps += 1
             if on_step is not None:
@@ -614,6 +673,7 @@ class RoundPlayer:
         info["illegal"] = illegal
         info["decisions"], info["act_s"] = decisions, act_s
         info["steps"] = np.array(steps)
+        info["recorded"] = [] if recorder is None else recorder.deals(table)
         return info
 
     def _slam_pairs(self) -> dict[str, np.ndarray]:
@@ -635,10 +695,104 @@ class RoundPlayer:
         }
 
 
+class _DealRecorder:
+    """The plays of a round's recorded deals (:attr:`TournamentConfig.record_deals`) on a
+    :class:`RoundPlayer`'s table: made before the cards are dealt (the games' state before the
+    deal), told each step, read at the round's end (:meth:`deals`)."""
+
+    def __init__(
+        self,
+        player: RoundPlayer,
+        k: int,
+        kept: list[int],
+        hands: np.ndarray,
+        kitty: np.ndarray,
+        order: np.ndarray | None,
+    ) -> None:
+        t, table = player.tournament, player.table
+        r, p = len(t.rotations), t.rules.num_players
+        self.kept = kept
+        # rows[i]: the table's rows of deal kept[i], one per rotation.
+        self.rows = np.array([np.arange(r) + (tb - player.tables.start) * r for tb in kept])
+        self.steps = {int(row): [] for row in self.rows.ravel()}
+        self.options: dict[int, list[Any]] = {row: [] for row in self.steps}
+        self.weighed_now: dict[int, list[list[float]]] = {}
+        first = player.tables.start
+        self.head = [
+            {
+                "deal": k * t.tables + tb,
+                "dealer": k % p,
+                "pass_direction": t.rules.pass_direction(k),
+                "new_game": k == 0,
+                "hands": hands[tb].tolist(),
+                "kitty": kitty[tb].tolist(),
+                "stock": None if order is None else order[(tb - first) * r].tolist(),
+            }
+            for tb in kept
+        ]
+        self.start = {
+            row: {
+                "totals": table.totals[row].tolist(),
+                "deal_index": int(table.deal_index[row]),
+                "game_over": bool(table.game_over[row]),
+            }
+            for row in self.steps
+        }
+        self.agents = {row: player.row_agents[row].tolist() for row in self.steps}
+        # A duck-typed agent (no Agent subclass) says nothing of its options.
+        kinds = [getattr(agent, "options_kind", "") for agent in player.agents]
+        self.kinds = {row: [kinds[a] for a in self.agents[row]] for row in self.steps}
+
+    def weighed(self, agent: Agent, rows: np.ndarray) -> None:
+        """After ``agent`` acted for ``rows``: the options it weighed in the recorded ones."""
+        recorded = [(j, int(row)) for j, row in enumerate(rows) if int(row) in self.steps]
+        if not recorded:
+            return
+        last_options = getattr(agent, "last_options", None)
+        options = None if last_options is None else last_options()
+        if options is None:
+            return
+        for j, row in recorded:
+            legal = np.flatnonzero(np.isfinite(options[j]))
+            if legal.size:
+                self.weighed_now[row] = [[int(a), round(float(options[j, a]), 6)] for a in legal]
+
+    def step(self, seat: np.ndarray, actions: np.ndarray, over: np.ndarray) -> None:
+        """The step about to be played: each live recorded row's seat and action (after an
+        illegal one was replaced), with its options."""
+        for row in self.steps:
+            if not over[row]:
+                self.steps[row].append([int(seat[row]), int(actions[row])])
+                self.options[row].append(self.weighed_now.get(row))
+        self.weighed_now = {}
+
+    def deals(self, table: Table) -> list[dict[str, Any]]:
+        """The recorded deals, each with every seating's plays and deal points (at the round's end)."""
+        return [
+            {
+                **head,
+                "seatings": [
+                    {
+                        "agents": self.agents[row],
+                        "start": self.start[row],
+                        "steps": self.steps[row],
+                        "options": self.options[row],
+                        "option_kinds": self.kinds[row],
+                        "deal_points": table.deal_points[row].tolist(),
+                    }
+                    for row in map(int, rows)
+                ],
+            }
+            for head, rows in zip(self.head, self.rows)
+        ]
+
+
 _SUMMED = ("illegal", "decisions", "act_s")
 """The per-agent entries of a round's results (summed over tables), not per-row arrays."""
 _LONGEST = ("steps",)
 """The entries of a round's results that hold for the whole round: the longest part's."""
+_LISTS = ("recorded",)
+"""The entries of a round's results that are lists, joined in table order."""
 
 
 def merge_rounds(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -652,6 +806,8 @@ def merge_rounds(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray
             merged[key] = np.sum(values, axis=0)
         elif key in _LONGEST:
             merged[key] = np.max(values)
+        elif key in _LISTS:
+            merged[key] = [item for value in values for item in value]
         else:
             merged[key] = np.concatenate(values)
     return merged

@@ -6,6 +6,7 @@ Commands
     train        PPO self-play training (:mod:`training.ppo`)
     bench        throughput table beside OpenSpiel (:mod:`benchmarks.throughput`)
     play         play one seat yourself in the terminal against agents (:mod:`hearts_cli.play`)
+    replay       draw one deal as an HTML page to step through (:mod:`hearts_cli.replay`)
 
 Example::
 
@@ -109,6 +110,10 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
     add_ray_flags(p, "the streams")
     add_option_flag(p, "pass_directions=left,right")
     p.add_argument("--json", type=Path, default=None, help="results and resume file")
+    p.add_argument(
+        "--record-deals", type=non_negative_int, default=0, metavar="N",
+        help="keep the first N deals' plays in --json, for hearts-env replay (default: 0)",
+    )  # fmt: skip
     p.add_argument("--csv", type=Path, default=None, help="per-agent CSV (default: beside --json)")
     p.add_argument(
         "--png", type=Path, default=None, help="chart (default: beside --json, when matplotlib is installed)"
@@ -136,7 +141,10 @@ def _tournament(args: argparse.Namespace) -> int:
         tables=args.tables,
         seed=args.seed,
         streams=args.streams,
+        record_deals=args.record_deals,
     )
+    if args.record_deals and not args.json:  # refused before the tournament plays
+        raise ValueError("--record-deals keeps the deals in --json: give --json PATH")
     time_limit = None if args.minutes is None else 60 * args.minutes
     pool = None
     if args.ray is not None:
@@ -353,6 +361,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hearts_cli.play import add_parser as _add_play
 
     _add_play(commands)
+    from hearts_cli.replay import add_parser as _add_replay
+
+    _add_replay(commands)
     from hearts_cli.rules import add_rules
 
     add_rules(commands)
