@@ -238,13 +238,8 @@ class Tournament:
         self.runs: list[dict[str, Any]] = []
         """Provenance of every run that wrote the record (:mod:`evaluation.provenance`)."""
         self.rules = config.rules()
-        if self.rules.first_trick_all_penalty == "redeal":
-            # The pass differs between seatings, so a deal cancelled in one would be played in
-            # another: the replays of a deal would no longer be the same deal.
-            raise ValueError(
-                "first_trick_all_penalty='redeal' cannot be played as duplicate deals (a deal "
-                "cancelled in one seating is played in another); use 'play', 'not_counted' or 'to_lowest'"
-            )
+        if self.rules.duplicate_problem:  # the replays of a deal would not be the same deal
+            raise ValueError(self.rules.duplicate_problem)
         p = self.rules.num_players
         self.names = list(dict.fromkeys(config.agents))  # unique specs, first-seen order
         own = agent_labels(self.names)
@@ -270,7 +265,7 @@ class Tournament:
         self.teams = [list(team) for team in self.rules.teams]
         self.team_names = ["+".join(label_of[seats[i]] for i in team) for team in self.teams]
         self.team_at = team_positions(self.rules.teams, offsets, p) if self.teams else None
-        self.slam = self.rules.bidding == "slam"
+        self.slam = self.rules.bid_partnership
         # Stream s plays the tables stream_tables[s] (contiguous), on its own agents' generator.
         self.stream_tables = [
             range(int(part[0]), int(part[-1]) + 1)
@@ -299,7 +294,7 @@ class Tournament:
         saved = None
         if self.json_path is not None:
             saved = load_record(
-                self.json_path, self.shape, config.record(), self.rules.describe(), self.weights
+                self.json_path, self.shape, config.record(), self.rules, self.weights
             )
         self.recorded: list[dict[str, Any]] = []
         """The deals recorded so far (``config.record_deals``), as the report's ``recorded_deals``."""
