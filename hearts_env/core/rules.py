@@ -111,8 +111,9 @@ class rules_fact(Generic[T]):  # noqa: N801 (used as a decorator, like cached_pr
 
 @dataclass(frozen=True)
 class Options:
-    """A game family's own options: the base of each family's frozen record (``HeartsOptions``,
-    ``SmearOptions``, …), which declares them as fields with a docstring each.
+    """A game family's own options: the base of each family's frozen record (in the family's
+    folder, ``hearts_env.games.<family>.options``), which declares them as fields with a
+    docstring each.
 
     A record checks its values' types on construction; :meth:`check` checks them against the
     common rules. The facts the engines and the generic code read (:attr:`Rules.hand_size`,
@@ -121,7 +122,7 @@ class Options:
     """
 
     title: ClassVar[str] = "this family"
-    """The family's name in messages (``"Hearts"``)."""
+    """The family's name in messages."""
     bools: ClassVar[tuple[str, ...]] = ()
     """The yes/no options."""
     ints: ClassVar[Mapping[str, tuple[int, int, bool]]] = {}
@@ -254,7 +255,7 @@ class Rules:
     family's own record (docs/rules.md).
 
     Build one with :func:`hearts_env.presets.make_rules`; constructing it directly is fine too
-    (``Rules(game="smear", options=SmearOptions(...))``; ``options`` left out: the family's
+    (``Rules(game=name, options=TheFamilysOptions(...))``; ``options`` left out: the family's
     defaults) and runs the same validation. Card-valued fields hold card indices.
 
     A family's option reads as an attribute of the rules too (``rules.pass_count`` is
@@ -267,11 +268,11 @@ class Rules:
     num_players: int = 4
     """Players at the table, seats 0..n-1 clockwise."""
     game: str = ""
-    """The game family (:data:`GAMES`: ``"hearts"``, ``"smear"`` …), whose options ``options``
-    holds ("": the family of ``options``)."""
+    """The game family (one of :data:`GAMES`), whose options ``options`` holds (left out: the
+    family of ``options``)."""
     decks: int = 1
-    """Decks shuffled together: 1, or 2 (Cancellation Hearts: every card twice; two identical
-    cards in one trick cancel each other, see :meth:`hearts_env.games.hearts.Engine.cancellation_winner`)."""
+    """Decks shuffled together: 1, or 2 (every card twice; the family says what two identical
+    cards in one trick do, and whether it has a two-deck game)."""
     removed: tuple[int, ...] = ()
     """Cards taken out of the deck (so that hands are equal, or before a widow is set aside;
     with two decks both copies)."""
@@ -284,7 +285,7 @@ class Rules:
     max_deals: int | None = None
     """The game ends after this many deals (if it has not ended by target first)."""
     options: Options = None  # type: ignore[assignment]  # None: the family's defaults
-    """The family's own options (its record: ``HeartsOptions``, ``SmearOptions`` …)."""
+    """The family's own options: its :class:`Options` record."""
 
     def __post_init__(self) -> None:
         _check_values(self, _INTS, (), ("removed",))
@@ -376,7 +377,7 @@ class Rules:
 
     @cached_property
     def hand_size(self) -> int:
-        """Cards dealt to each player (= tricks per deal in the Hearts family)."""
+        """Cards dealt to each player."""
         return self.options.hand_size(self)
 
     @cached_property
@@ -386,20 +387,18 @@ class Rules:
 
     @cached_property
     def stock_size(self) -> int:
-        """Cards of the stock at the start of a deal (Domino Hearts; Smear's undealt cards:
-        the widow first, then the stock in draw order), else 0."""
+        """Cards of the stock at the start of a deal (undealt cards in draw order), else 0."""
         return self.options.stock_size(self)
 
     @cached_property
     def deals_stock(self) -> bool:
-        """Whether a deal leaves cards in draw order that a fixed deal may give (``stock``):
-        Domino Hearts' stock, Smear's undealt cards."""
+        """Whether a deal leaves cards in draw order that a fixed deal may give (``stock``)."""
         return self.options.deals_stock(self)
 
     @cached_property
     def deals_kitty(self) -> bool:
         """Whether a deal sets cards aside that a fixed deal may give (``kitty``, or its other
-        name ``widow``): the Hearts family's kitty, Smear's widow."""
+        name ``widow``)."""
         return self.options.deals_kitty(self)
 
     @cached_property
@@ -421,8 +420,7 @@ class Rules:
     @cached_property
     def phases(self) -> tuple[str, ...]:
         """The phases of a deal this variant has, as the observation's ``phase`` piece names
-        them (the Hearts family: ``passing`` and ``playing`` always, then ``declare``, ``bid``
-        and ``name_suit``, ``moon_choice``; Smear: ``bid``, ``name_suit``, ``discard``, ``playing``)."""
+        them (:mod:`hearts_env.core.phases`), in the order the family lists them."""
         return self.options.phases(self)
 
     @cached_property
@@ -442,8 +440,8 @@ class Rules:
 
     @cached_property
     def bid_partnership(self) -> bool:
-        """Whether a bid makes a partnership for the deal (Partnership C's slam bidder and the
-        10♦ holder): a partnership game without fixed teams."""
+        """Whether a bid makes a partnership for the deal (the bidder and a silent partner): a
+        partnership game without fixed teams."""
         return self.options.bid_partnership(self)
 
     @cached_property
