@@ -71,6 +71,11 @@ def test_a_saved_table_state_loads_and_plays_on_to_the_recorded_observations(nam
     played(table, 6, 11)
     assert digest(table.observe()) == expected["after"]
     assert table.totals.tolist() == expected["totals"]
+    # The episode the state was saved with is kept through the upgrade: another one is refused.
+    other = "deal" if expected["options"].get("episode") == "game" else "game"
+    elsewhere = table_of(expected["preset"], {**expected["options"], "episode": other}, num_games=3)
+    with pytest.raises(ValueError, match="not a usable table state"):
+        elsewhere.load_state_dict(unpack_table(saved, name), source=f"state_{name}.pt")
 
 
 @pytest.mark.parametrize("family", ["hearts", "smear"])
