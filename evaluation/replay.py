@@ -204,7 +204,7 @@ def replay(report: dict[str, Any], deal: int = 0, seating: int = 0, where: str =
         seatings=len(seatings),
         labels=[str(rows[a]["name"]) for a in seats],
         specs=[str(rows[a].get("spec", rows[a]["name"])) for a in seats],
-        option_kinds=[str(k) for k in played.get("option_kinds") or [""] * p],
+        option_kinds=_kinds(played.get("option_kinds", [""] * p), p, at),
         dealer=int(entry["dealer"]),
         pass_direction=str(entry["pass_direction"]),
         better=family(rules).better,
@@ -267,6 +267,13 @@ def replay(report: dict[str, Any], deal: int = 0, seating: int = 0, where: str =
         )
     story.result = _result(table, story.labels)
     return story
+
+
+def _kinds(kinds: Any, p: int, at: str) -> list[str]:
+    """Each seat's :attr:`agents.Agent.options_kind` as recorded."""
+    if not isinstance(kinds, list) or len(kinds) != p or not all(isinstance(k, str) for k in kinds):
+        raise RecordError(f"{at}: option_kinds must be a text for each of {p} seats, got {str(kinds)[:60]!r}")
+    return kinds
 
 
 def _index(value: Any, size: int) -> bool:

@@ -262,12 +262,16 @@ def test_bad_records_are_refused(record_file: Path, tmp_path: Path, capsys: pyte
     def shape(seating: dict) -> None:
         seating["steps"][2] = "QS"
 
+    def kinds(seating: dict) -> None:
+        seating["option_kinds"] = "probability"
+
     for change, words in [
         (illegal, ("step 63", "is not legal for seat")),
         (wrong_seat, ("step 5", "the record has seat")),
         (cut, ("ends after 61 steps, before the deal is over (truncated?)",)),
         (scored, ("the record says",)),
         (shape, ("step 2", "expected [seat, action]")),
+        (kinds, ("option_kinds must be a text for each of 4 seats",)),
     ]:
         _refused(
             capsys, ["replay", _damaged(record_file, tmp_path, change)], "recorded deal 0, seating 0", *words
