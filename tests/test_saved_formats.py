@@ -126,9 +126,16 @@ TOURNAMENTS = {
 
 
 @pytest.mark.parametrize("family", sorted(TOURNAMENTS))
+@pytest.mark.parametrize("players", [[], ["--players", "4"]], ids=["as-run", "players-spelled-out"])
 def test_a_saved_tournament_record_resumes_with_nothing_replayed(
-    family: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    family: str,
+    players: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The same command finds the record complete; with the preset's player count spelled out
+    (another configuration) it is the same tournament by the record's saved rules."""
     command, folder = TOURNAMENTS[family]
     # The record names its policy by the relative path it was played with.
     monkeypatch.chdir(tmp_path)
@@ -136,7 +143,7 @@ def test_a_saved_tournament_record_resumes_with_nothing_replayed(
     shutil.copy(SAMPLES / f"policy_{family}.pt", tmp_path / folder / "policy.pt")
     record = tmp_path / "tournament.json"
     shutil.copy(SAMPLES / f"tournament_{family}.json", record)
-    argv = ["tournament", *command.split(), "--deals", "8", "--seed", "4", "--json", str(record)]
+    argv = ["tournament", *command.split(), *players, "--deals", "8", "--seed", "4", "--json", str(record)]
     assert main(argv) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert "already complete: 8 deals; nothing to play" in out
