@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluation.duplicate import Tournament, TournamentConfig
+from evaluation.duplicate import RoundPlayer, Tournament, TournamentConfig, merge_rounds
 from evaluation.replay import RecordError, load_deals, play_deal, render_html, replay
 from hearts_cli import main
 from hearts_env.core.cards import card_symbol
@@ -192,6 +192,17 @@ def test_recording_keeps_exactly_n_deals_and_changes_no_number(tmp_path: Path) -
     for deal in range(3):  # each recorded deal replays, in every seating
         for seating in range(len(recorded["recorded_deals"][deal]["seatings"])):
             replay(recorded, deal, seating)
+
+
+def test_streams_played_apart_record_what_one_player_records() -> None:
+    """Ray actors play whole streams apart (evaluation.ray_pool); their recorded deals join in table order."""
+    config = TournamentConfig(preset="smear_partnership", agents=["smear", "lowest"], deals=4, tables=4,
+                              streams=2, record_deals=3)  # fmt: skip
+    tournament = Tournament(config, progress=False)
+    whole = RoundPlayer(tournament, range(4)).play(0)["recorded"]
+    parts = [RoundPlayer(tournament, tables).play(0) for tables in (range(2), range(2, 4))]
+    assert [d["deal"] for d in whole] == [0, 1, 2]
+    assert merge_rounds(parts)["recorded"] == whole
 
 
 @pytest.fixture(scope="module")
