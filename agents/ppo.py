@@ -345,8 +345,10 @@ class PPOAgent(Agent):
                 f"observation {content['obs_size']} and {content['num_actions']} actions, these rules "
                 f"observation {size} and {actions} actions (options that change the observation)"
             )
-        # The saved description may be of an earlier version: Rules.differences upgrades it.
-        differ = [name for name in self.rules.differences(content["rules"]) if name != "preset"]
+        # The saved description may be of an earlier version (Rules.differences upgrades it), or
+        # older still and lack rules added since: those are not differences.
+        saved = content["rules"]
+        differ = [name for name in self.rules.differences(saved) if name in saved and name != "preset"]
         if differ:
             warnings.warn(
                 f"checkpoint {self.checkpoint} was trained on {content['preset']} rules that differ in "

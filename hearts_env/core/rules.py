@@ -492,7 +492,7 @@ class Rules:
     def differences(self, saved: Mapping[str, Any]) -> list[str]:
         """The rules (by name) in which a saved :meth:`describe` (of any version: it is
         upgraded, :func:`upgrade_description`) differs from these; empty: the same rules."""
-        old, new = _plain(upgrade_description(saved)), _plain(self.describe())
+        old, new = _plain(upgrade_description(saved, self.game)), _plain(self.describe())
         if not isinstance(old, dict):
             return sorted(new)
         return sorted(name for name in old.keys() | new.keys() if old.get(name) != new.get(name))
@@ -504,16 +504,17 @@ class Rules:
         return not self.differences(saved)
 
 
-def upgrade_description(saved: Mapping[str, Any]) -> Mapping[str, Any]:
+def upgrade_description(saved: Mapping[str, Any], game: str | None = None) -> Mapping[str, Any]:
     """A rules description of an earlier version in today's form: version 1 (no
     ``rules_version``: every field of both families, idle ones at neutral values, and the env
-    settings) keeps the common rules and its family's options. The env settings are never rules
+    settings) keeps the common rules and its family's options (``game``: the family of a
+    description so old that it names none). The env settings are never rules
     (:data:`ENV_SETTINGS`): left out of any version. Anything else is returned as is."""
     if not isinstance(saved, Mapping):
         return saved
     if "rules_version" in saved:
         return {k: v for k, v in saved.items() if k not in ENV_SETTINGS}
-    record = FAMILY_OPTIONS.get(saved.get("game"))  # type: ignore[arg-type]
+    record = FAMILY_OPTIONS.get(saved.get("game", game))  # type: ignore[arg-type]
     if record is None:
         return saved
     keep = {f.name for f in fields(Rules) if f.name != "options"} | set(record.names())
