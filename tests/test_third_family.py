@@ -102,7 +102,7 @@ def test_the_kit_catches_a_broken_family_of_its_kind() -> None:
     name = "forgetful_tricks"
     register(
         replace(FAMILY, name=name, engine=_ForgetfulEngine),
-        replace(PRESET, name=name, options={**PRESET.options, "game": name}),
+        replace(PRESET, name=name, game=name),
     )
     try:
         with pytest.raises(AssertionError, match=f"failed the 'rewards' check for {name}.*previous totals"):

@@ -14,21 +14,26 @@ from functools import lru_cache
 
 from hearts_env.core.family import Family
 from hearts_env.core.layouts import Layout
+from hearts_env.core.presets import Preset
 from hearts_env.core.rules import FAMILY_OPTIONS, Rules
 from hearts_env.games import hearts, smear
-from hearts_env.presets import PRESETS, Preset
+from hearts_env.games.hearts.presets import PRESETS as HEARTS_PRESETS
+from hearts_env.games.smear.presets import PRESETS as SMEAR_PRESETS
 
 FAMILIES: dict[str, Family] = {record.name: record for record in (hearts.FAMILY, smear.FAMILY)}
 """Game family (``Rules.game``) -> its record."""
+PRESETS: dict[str, Preset] = {**HEARTS_PRESETS, **SMEAR_PRESETS}
+"""Every preset by name: each family's (``hearts_env.games.<family>.presets``), then those that
+:func:`register` adds."""
 BUILT_IN = tuple(FAMILIES)
 """The package's own families (:func:`unregister` leaves them)."""
 FAMILY_OPTIONS.update({record.name: record.options for record in FAMILIES.values()})
 
 
 def register(record: Family, *presets: Preset) -> None:
-    """Add game family ``record`` and its ``presets`` (each with ``game=record.name`` in its
-    options): its rules then build, and every table, env, tournament and check finds it by
-    ``Rules.game``. Nothing is added when a name is taken already or a preset is of another game."""
+    """Add game family ``record`` and its ``presets`` (each with ``game=record.name``): its rules
+    then build, and every table, env, tournament and check finds it by ``Rules.game``. Nothing is
+    added when a name is taken already or a preset is of another game."""
     if record.name in FAMILIES:
         raise ValueError(f"game family {record.name!r} is registered already: choose another name")
     for preset in presets:

@@ -23,6 +23,7 @@ import numpy as np
 
 from hearts_env.core.family import Family
 from hearts_env.core.phases import DONE
+from hearts_env.core.presets import Preset
 from hearts_env.core.rules import Rules
 from hearts_env.core.texts import hand_text
 from hearts_env.core.topics import CARDS_EACH, CARDS_REMOVED
@@ -32,7 +33,6 @@ from hearts_env.games.hearts.observation import PIECE_AXES, Observer, axis_names
 from hearts_env.games.hearts.options import HeartsOptions
 from hearts_env.games.hearts.state import State
 from hearts_env.games.hearts.worlds import knowledge as hearts_knowledge
-from hearts_env.presets import Preset
 
 GAME = "plain_tricks"
 """``Rules.game`` of the family."""
@@ -135,6 +135,7 @@ PRESET = Preset(
     GAME,
     "Plain tricks: follow suit, the highest card of the suit led wins, one point a trick.",
     card_points={},
-    options={"game": GAME, "max_deals": 1},
+    options={"max_deals": 1},
+    game=GAME,
 )
 """The family's one preset (3-6 players, 4 by default)."""
