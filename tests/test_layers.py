@@ -293,11 +293,11 @@ def test_a_family_imports_only_the_core_and_its_own_folder(type_imports: bool) -
     )
 
 
-FAMILY_REGISTRY = ("hearts_env/games/", "hearts_env/core/rules.py")
+FAMILY_REGISTRY = ("hearts_env/games/",)
 """Where a family name may be compared: the family registry (:mod:`hearts_env.games`: its
-dispatchers and each family's record, which carries what the family decides), and the rules
-(``GAMES`` and their checks, until the rules split per family). A preset named ``hearts`` is not
-a family (``preset != "hearts"``)."""
+dispatchers, and each family's folder with its record and options, which carry what the family
+decides). The rules compare none: each family's options record checks its own options. A preset
+named ``hearts`` is not a family (``preset != "hearts"``)."""
 FAMILY_COMPARISON = re.compile(
     "|".join(
         (
