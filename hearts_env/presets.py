@@ -102,8 +102,8 @@ def make_rules(
         known = ", ".join([*REMOVAL_TABLES, *REMOVAL_ORDERS])
         raise ValueError(f"unknown removal table {removal!r}: choose one of {known}")
     if (
-        values.get("leftover") == "kitty"
-        and spec.options.get("leftover") != "kitty"
+        record.keeps_leftover(values)
+        and not record.keeps_leftover(spec.options)
         and "removal" not in options
     ):
         removal = "none"  # a kitty asked for by option takes the cards that do not divide
@@ -115,7 +115,7 @@ def make_rules(
     elif removal in REMOVAL_ORDERS:
         jokers = values.get("jokers", 0)
         extra = (
-            (52 + (jokers if isinstance(jokers, int) else 0)) % n if values.get("deal_size") is None else 0
+            (52 + (jokers if isinstance(jokers, int) else 0)) % n if record.deals_whole_deck(values) else 0
         )
         values["removed"] = tuple(parse_cards(REMOVAL_ORDERS[removal].split()[:extra]))
     else:

@@ -156,6 +156,19 @@ class Options:
         names none. Nothing to set by default."""
 
     @classmethod
+    def keeps_leftover(cls, values: Mapping[str, Any]) -> bool:
+        """Whether the options ``values`` (not validated yet) set the cards that do not divide
+        among the players aside (a kitty) rather than have them removed: ``make_rules`` then
+        removes none unless asked. No by default."""
+        return False
+
+    @classmethod
+    def deals_whole_deck(cls, values: Mapping[str, Any]) -> bool:
+        """Whether the options ``values`` (not validated yet) deal the whole deck evenly, so that
+        a removal order takes out the cards that do not divide. Yes by default."""
+        return True
+
+    @classmethod
     def idle(cls, values: Mapping[str, Any]) -> dict[str, str]:
         """The options that cannot matter under ``values`` (the common rules and the family's
         options by name, not validated yet: only equality is used), each with the reason; such an

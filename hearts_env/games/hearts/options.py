@@ -224,6 +224,11 @@ class HeartsOptions(Options):
             values["pass_directions"] = tuple(directions)
 
     @classmethod
+    def keeps_leftover(cls, values: Mapping[str, Any]) -> bool:
+        """``leftover="kitty"``."""
+        return values.get("leftover") == "kitty"
+
+    @classmethod
     def idle(cls, values: Mapping[str, Any]) -> dict[str, str]:
         """A Général's value without ``bidding="general"``, a bid limit without the auction, the
         moon's options where a team taking every penalty card scores by its own rule, the moon's

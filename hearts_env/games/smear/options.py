@@ -114,6 +114,11 @@ class SmearOptions(Options):
             values["max_bid"] = max(1, min(values.get("max_bid", worth), worth))
 
     @classmethod
+    def deals_whole_deck(cls, values: Mapping[str, Any]) -> bool:
+        """Unless ``deal_size`` says how many cards each player gets."""
+        return values.get("deal_size") is None
+
+    @classmethod
     def idle(cls, values: Mapping[str, Any]) -> dict[str, str]:
         """Joker options without the jokers, the jokers' order with fewer than two, the
         pitcher's trump lead where only trumps are played."""
