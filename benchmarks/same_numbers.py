@@ -214,12 +214,18 @@ def checkout_digests(root: Path, driver: Path, deals: int, seed: int) -> dict[st
     return json.loads(out.strip().splitlines()[-1])
 
 
+UNIVERSAL_PLAYS = {"hearts": ("spot_hearts", 4), "smear": ("smear_widow", 3)}
+"""Where each family's shipped universal network (``universal-<family>.pt``) is played: a
+configuration no specialist ships for, so that ``ppo`` picks the universal network."""
+
+
 def checkpoints(root: Path) -> list[tuple[str, int]]:
-    """(preset, players) of each shipped checkpoint of the checkout at ``root``."""
+    """(preset, players) of each shipped checkpoint of the checkout at ``root``: a specialist's
+    own configuration (``<preset>-<N>p.pt``), a universal network's :data:`UNIVERSAL_PLAYS`."""
     out = []
     for path in sorted((root / "agents" / "checkpoints").glob("*.pt")):
-        preset, _, count = path.stem.rpartition("-")
-        out.append((preset, int(count.rstrip("p"))))
+        head, _, tail = path.stem.rpartition("-")
+        out.append(UNIVERSAL_PLAYS[tail] if head == "universal" else (head, int(tail.rstrip("p"))))
     return out
 
 

@@ -352,11 +352,19 @@ def signals_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    # Deferred in Python, not blocked in the kernel: a process-directed signal may be delivered to
+    # another thread (tqdm's monitor, torch's pool), and Python runs every handler in the main
+    # thread at its next instruction, so a kernel mask on the main thread alone does not hold it.
+    pending: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {signum: signal.signal(signum, lambda signum, _frame: pending.append(signum)) for signum in held}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        if pending:
+            signal.raise_signal(pending[0])  # the held stop arrives now, through the usual handler
 
 
 def run_command(

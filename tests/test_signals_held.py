@@ -1,0 +1,57 @@
+"""``evaluation.flags.signals_held``: a stop that arrives while a file is written and noted waits
+for the end of the block, whichever thread the system hands the signal to."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import pytest
+
+from evaluation.flags import signals_held
+
+
+def _other_thread() -> tuple[threading.Thread, threading.Event]:
+    """A thread that neither holds nor handles signals, as tqdm's monitor or a torch pool is."""
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    return thread, stop
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_delivered_to_another_thread_waits_for_the_block(signum: int) -> None:
+    thread, stop = _other_thread()
+    steps: list[str] = []
+    caught: list[int] = []
+    before = signal.signal(signal.SIGTERM, lambda s, _f: caught.append(s))  # SIGINT: KeyboardInterrupt
+    try:
+        with pytest.raises(KeyboardInterrupt) if signum == signal.SIGINT else _nothing():
+            with signals_held():
+                signal.pthread_kill(thread.ident, signum)  # the system's choice of thread
+                time.sleep(0.05)  # Python runs handlers between instructions: here, if not held
+                steps.append(f"written, {len(caught)} handled")
+                steps.append(f"noted, {len(caught)} handled")
+        assert steps == ["written, 0 handled", "noted, 0 handled"]
+        if signum == signal.SIGTERM:
+            assert caught == [signal.SIGTERM]  # it arrived, once, after the block
+    finally:
+        signal.signal(signal.SIGTERM, before)
+        stop.set()
+        thread.join()
+
+
+def test_no_signal_no_trace_and_the_handlers_come_back() -> None:
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    with signals_held():
+        pass
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return False
