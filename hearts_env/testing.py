@@ -40,7 +40,7 @@ from hearts_env.env import parallel_env
 from hearts_env.games import family
 from hearts_env.presets import make_rules
 from hearts_env.single import registered_agent
-from hearts_env.table import Table
+from hearts_env.table import EPISODES, ILLEGAL_ACTIONS, REWARDS, Table
 from hearts_env.vector import vector_env
 
 FAMILY_CHECKS = (
@@ -62,6 +62,10 @@ _MAX_STEPS = 20_000
 """Decisions after which a deal that has not ended is a failure (the longest deal has a few hundred)."""
 _REPLAYED = 16
 """Decisions that :func:`check_agent` plays again to see the agent reproduce them (search agents are slow)."""
+_SAVED_SETTINGS = {"reward": "zero_sum", "episode": "game", "illegal_action": "terminate"}
+"""The env settings of the table whose state the round trip saves: none is a default, so a state
+that forgets one (and loads as the defaults) is caught."""
+_SETTING_VALUES = {"reward": REWARDS, "episode": EPISODES, "illegal_action": ILLEGAL_ACTIONS}
 
 
 @dataclass(frozen=True)
@@ -185,6 +189,7 @@ class _Step:
     rewards: np.ndarray
     deal_ended: np.ndarray
     game_ended: np.ndarray
+    episode_ended: np.ndarray
 
 
 def _play(
@@ -210,7 +215,7 @@ def _play(
         result = table.step(actions)
         step = _Step(
             observation, mask, player, actions.copy(), result.rewards.copy(),
-            result.deal_ended.copy(), result.game_ended.copy(),
+            result.deal_ended.copy(), result.game_ended.copy(), result.episode_ended.copy(),
         )  # fmt: skip
         if on_step is not None:
             on_step(table, step)
@@ -232,7 +237,7 @@ def _random_play(rules: Rules, seed: int, deals: int, games: int) -> list[_Step]
 def _same_steps(ours: list[_Step], theirs: list[_Step], what: str) -> None:
     _expect(len(ours) == len(theirs), f"{what}: {len(ours)} decisions against {len(theirs)}")
     for i, (a, b) in enumerate(zip(ours, theirs)):
-        for name in ("observation", "mask", "player", "rewards", "deal_ended", "game_ended"):
+        for name in ("observation", "mask", "player", "rewards", "deal_ended", "game_ended", "episode_ended"):
             _expect(
                 np.array_equal(getattr(a, name), getattr(b, name)), f"{what}: {name} differ at decision {i}"
             )
@@ -244,7 +249,7 @@ def _replica(table: Table, game: int, count: int) -> Table:
     fields = {
         name: np.repeat(value[game : game + 1], count, axis=0) for name, value in saved["fields"].items()
     }
-    copy = Table(table.rules, count, reward=table.reward)
+    copy = Table(table.rules, count, **table.settings)
     copy.load_state_dict({**saved, "num_games": count, "fields": fields})
     return copy
 
@@ -443,7 +448,7 @@ def _seeds(rules: Rules, seed: int, deals: int, games: int) -> int:
 
 def _replay(table: Table, steps: list[_Step], what: str) -> None:
     """Play ``steps``' actions on ``table`` (redealing where a deal ended): every observation,
-    mask, acting seat and reward must be those recorded."""
+    mask, acting seat, reward and end must be those recorded."""
     replayed = []
     for step in steps:
         observation, mask = table.observe().copy(), table.action_mask().copy()
@@ -451,7 +456,7 @@ def _replay(table: Table, steps: list[_Step], what: str) -> None:
         result = table.step(step.actions)
         replayed.append(
             _Step(observation, mask, player, step.actions, result.rewards.copy(), result.deal_ended.copy(),
-                  result.game_ended.copy())
+                  result.game_ended.copy(), result.episode_ended.copy())
         )  # fmt: skip
         if result.deal_ended.any():
             table.redeal(np.flatnonzero(result.deal_ended))
@@ -459,10 +464,12 @@ def _replay(table: Table, steps: list[_Step], what: str) -> None:
 
 
 def _state_round_trip(rules: Rules, seed: int, games: int) -> int:
-    """``state_dict()`` mid-deal is plain arrays and values; loaded into a new table, or back
-    into the one that played on, the games continue exactly as they did (the next deals too,
-    since the generator is saved)."""
-    table = Table(rules, games)
+    """``state_dict()`` mid-deal is plain arrays and values; loaded into a new table of the same
+    env settings (``Table(rules, n, **table.settings)``), or back into the one that played on, the
+    games continue exactly as they did (the next deals too, since the generator is saved; the
+    rewards and episode ends too, since the settings are saved); a table of other settings
+    refuses it."""
+    table = Table(rules, games, **_SAVED_SETTINGS)
     table.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(5):
@@ -479,7 +486,14 @@ def _state_round_trip(rules: Rules, seed: int, games: int) -> int:
     )
     # into the next deals: the generator that dealt them was saved too
     later = _play(table, 1, lambda obs, mask, player: _random_actions(mask, rng), then=3)
-    fresh = Table(rules, games)
+    for name, values in _SETTING_VALUES.items():
+        other = {**table.settings, name: next(value for value in values if value != table.settings[name])}
+        _refused(
+            lambda other=other: Table(rules, games, **other).load_state_dict(saved),
+            (ValueError,),
+            f"a state saved with {name}={table.settings[name]!r}, loaded by a table of {other[name]!r}",
+        )
+    fresh = Table(rules, games, **table.settings)
     fresh.load_state_dict(saved)
     _replay(fresh, later, "a new table loaded with the saved state, against the table that saved it")
     table.load_state_dict(saved)
@@ -730,7 +744,7 @@ def _positions(rules: Rules, seed: int, games: int) -> int:
 
 
 def _same_position(table: Table, game: int, position: Any, rng: np.random.Generator) -> int:
-    started = Table(table.rules, 1, reward=table.reward)
+    started = Table(table.rules, 1, **table.settings)
     started.set_position(position)
     where = f"game {game} and a table started from its Table.position"
     for seat in range(table.rules.num_players):

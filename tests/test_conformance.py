@@ -165,6 +165,14 @@ def _forgotten_generator(table: Table, original: Any) -> dict[str, Any]:
     return {**original(table), "rng": np.random.default_rng(12345).bit_generator.state}
 
 
+def _forgotten_settings(table: Table, original: Any) -> dict[str, Any]:
+    return {**original(table), "reward": "points", "episode": "deal", "illegal_action": "raise"}
+
+
+def _settings_overlooked(table: Table, saved: Any, original: Any) -> None:
+    original(table, {**saved, **table.settings})
+
+
 def _doubled_vector_rewards(env: HeartsVectorEnv, actions: Any, original: Any) -> Any:
     obs, reward, terminated, truncated, info = original(env, actions)
     return obs, 2 * reward, terminated, truncated, info
@@ -182,6 +190,8 @@ BREAKS = [
     ("rewards", Table, "rewards_of", _negated_rewards),
     ("masks", Table, "action_mask", _mask_when_over),
     ("state round trip", Table, "state_dict", _forgotten_generator),
+    ("state round trip", Table, "state_dict", _forgotten_settings),
+    ("state round trip", Table, "load_state_dict", _settings_overlooked),
     ("batch agreement", HeartsVectorEnv, "step", _doubled_vector_rewards),
     ("bad inputs", importlib.import_module("hearts_env.env"), "action_index", _float_actions_accepted),
     ("positions", Table, "position", _next_games_position),
@@ -189,7 +199,9 @@ BREAKS = [
 """(the check that must fail, where, what, a replacement given the original as its last argument)."""
 
 
-@pytest.mark.parametrize(("check", "owner", "name", "replacement"), BREAKS, ids=[b[0] for b in BREAKS])
+@pytest.mark.parametrize(
+    ("check", "owner", "name", "replacement"), BREAKS, ids=[f"{b[0]}: {b[3].__name__}" for b in BREAKS]
+)
 def test_the_kit_names_the_promise_a_family_breaks(
     monkeypatch: pytest.MonkeyPatch, check: str, owner: Any, name: str, replacement: Any
 ) -> None:
