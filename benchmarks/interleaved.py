@@ -58,10 +58,21 @@ def older_package(commit: str) -> Iterator[None]:
             sys.path.remove(str(target.parent))
 
 
+def _module(package: str, *names: str) -> ModuleType:
+    """The first of ``package``'s modules ``names`` that exists (a module that moved between the
+    two commits: its new place first)."""
+    for name in names[:-1]:
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError:
+            continue
+    return importlib.import_module(f"{package}.{names[-1]}")
+
+
 def _stepper(package: str, row: str, batch: int) -> Callable[[], None]:
     """One step of ``row`` (a name of :func:`rows`) on ``package``'s engine, made ready."""
     env = importlib.import_module(package)
-    bits: ModuleType = importlib.import_module(f"{package}.bits")
+    bits = _module(package, "core.bits", "bits")
     rng = np.random.default_rng(0)
     if row.startswith("vector_env"):
         fmt, player = row.split()[1], row.split("player=")[1]
