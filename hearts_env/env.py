@@ -21,8 +21,10 @@ Reward                 at the end of each deal, minus the deal's points (``rewar
 Episode                one deal (default) or one game (``episode="game"``, an env setting
                        like ``reward``, not a rule option)
 Infos                  when a deal ends: ``deal_points``, ``total_points``, ``game_over``,
-                       ``cancelled`` and ``illegal_action`` for every agent, and ``chips``
-                       where the rules have a settlement (``settlement`` other than points)
+                       ``cancelled`` and ``illegal_action`` for every agent, ``chips``
+                       where the rules have a settlement (``settlement`` other than points),
+                       and the family's own outcome under its name where it has one
+                       (``infos[agent]["smear"]``: the contract and the categories)
 Layout                 ``layout="native"`` (default): the configuration's own observation and
                        actions; ``"universal"``: the game family's universal observation and
                        action vocabulary (:mod:`hearts_env.universal`), the same spaces for
@@ -64,6 +66,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from hearts_env import spaces
+from hearts_env.games import family
 from hearts_env.presets import make_rules
 from hearts_env.render import render_text
 from hearts_env.table import Table
@@ -245,6 +248,8 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         if result.deal_ended[0]:
             info = self.table.game_info([0])
             settles = self.rules.pays_chips
+            record = family(self.rules)
+            outcome = None if record.deal_outcome is None else record.deal_outcome(self.rules, info)
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(result.rewards[0, i])
                 self.infos[a] = {
@@ -257,8 +262,8 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
                 }
                 if settles:
                     self.infos[a]["chips"] = float(info["chips"][0, i])
-                if "categories" in info:  # Smear: the contract and the categories
-                    self.infos[a]["smear"] = self._smear_info(info)
+                if outcome is not None:  # the family's own (Smear: the contract and the categories)
+                    self.infos[a][record.name] = outcome
             if result.episode_ended[0]:
                 self.terminations = {a: True for a in self.agents}
             else:
@@ -269,22 +274,6 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's naming convention
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def _smear_info(self, info: Mapping[str, np.ndarray]) -> dict[str, Any]:
-        """Smear's deal outcome for infos: pitcher, bid value, made, each category's side
-        (-1 not in play, -2 nobody), the category points each side made before set-back, and
-        the side that won the game (-1 while it goes on)."""
-        rules = self.rules
-        first = [seats[0] for seats in rules.teams] if rules.teams else list(range(rules.num_players))
-        return {
-            "pitcher": int(info["pitcher"][0]),
-            "bid": int(info["bid"][0]),
-            "made": bool(info["made"][0]),
-            "categories": {name: int(v) for name, v in zip(rules.categories, info["categories"][0])},
-            "side_points": [int(info["deal_points"][0, seat]) for seat in first],
-            "made_points": [int(info["made_points"][0, seat]) for seat in first],
-            "winner": int(info["winner"][0]),
-        }
 
     def render(self, mode: str | None = None) -> str | None:
         """The table as text (printed for ``"human"``, returned for ``"ansi"``). ``mode``

@@ -426,3 +426,72 @@ def test_no_string_names_code() -> None:
             if paths and name not in CODE_PATHS_ALLOWED:
                 found[name] = paths
     assert not found, f"strings naming code by 'module:Name' (import the object instead): {found}"
+
+
+RULES_OWNERS = ("rules", "r")
+"""The names a :class:`~hearts_env.core.rules.Rules` goes by (``rules: Rules``, ``r: Rules``);
+``<anything>.rules`` and ``<anything>.options`` (the family's record) are rules too."""
+FAMILY_FOLDERS = ("hearts_env/games/",)
+"""Where a family's options may be read: its own folder (and the registry beside them)."""
+
+
+def family_option_names() -> set[str]:
+    """Every registered family's own options and facts: its options record's fields and the
+    names it adds to :class:`~hearts_env.core.rules.Options` (the facts every family has, such as
+    ``pays_chips``, are the base's and read anywhere)."""
+    from dataclasses import fields
+
+    from hearts_env.core.rules import Options
+    from hearts_env.games import FAMILIES
+
+    names = set()
+    for record in FAMILIES.values():
+        names |= {f.name for f in fields(record.options)} | set(dir(record.options))
+    return {name for name in names if not name.startswith("_") and not hasattr(Options, name)}
+
+
+def _is_rules(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in RULES_OWNERS
+    return isinstance(node, ast.Attribute) and node.attr in ("rules", "options")
+
+
+def option_reads(source: str, names: set[str]) -> list[int]:
+    """The lines of ``source`` that read one of ``names`` from a rules object: ``rules.name``,
+    ``self.rules.name``, ``rules.options.name``, ``getattr(rules, "name")``."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in names and _is_rules(node.value):
+            lines.append(node.lineno)
+        elif (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+            and len(node.args) >= 2 and _is_rules(node.args[0])
+            and isinstance(node.args[1], ast.Constant) and node.args[1].value in names
+        ):  # fmt: skip
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_the_api_reads_no_family_option() -> None:
+    """The modules of ``hearts_env`` outside the families' folders (the API over the registry,
+    the core, the rules in words) read no family's own option or fact from the rules: what a
+    family decides comes from its record (``family(rules).deal_outcome`` …) or from a fact every
+    family has (``rules.pays_chips``, ``rules.passes`` …). Agents and screens written for one
+    family may read its options; the engine's generic modules may not."""
+    names = family_option_names()
+    assert {"pass_count", "categories", "card_points", "penalty_total"} <= names
+    assert not names & {"pays_chips", "passes", "hand_size", "num_players", "teams"}
+    bad = (
+        "n = rules.pass_count\nm = self.table.rules.categories\nk = r.options.jick\n"
+        "v = getattr(rules, 'moon')\nok = rules.pays_chips\nfine = preset.card_points"
+    )
+    assert option_reads(bad, names) == [1, 2, 3, 4]
+    found = [f"{name}:{number}"
+             for module in sorted((ROOT / "hearts_env").rglob("*.py"))
+             if not (name := module.relative_to(ROOT).as_posix()).startswith(FAMILY_FOLDERS)
+             for number in option_reads(module.read_text(), names)]  # fmt: skip
+    assert not found, (
+        "hearts_env reads a family's own option outside hearts_env/games/: ask the family's record "
+        "(hearts_env.games.family(rules)), adding a field to hearts_env.core.family.Family, or a "
+        "fact every family has (an Options method):\n" + "\n".join(found)
+    )

@@ -89,6 +89,10 @@ class Family:
     rollouts: tuple[str, ...] = ()
     """The rollout players its engine plays itself (:meth:`Table.play_out`, names of
     :data:`hearts_env.games.hearts.rollouts.ROLLOUTS`); empty: search agents roll out with agents."""
+    deal_outcome: Callable[[Rules, Mapping[str, np.ndarray]], dict[str, Any]] | None = None
+    """(rules, :meth:`Table.game_info` of one game) -> the family's own outcome of the deal in
+    plain values, which the PettingZoo env gives every agent's infos under the family's
+    :attr:`name` when a deal ends (None: none)."""
 
     def build(self, rules: Rules) -> tuple[CardEngine, Any]:
         """The engine and the observation builder for ``rules``."""

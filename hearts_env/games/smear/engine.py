@@ -32,7 +32,7 @@ The batch API is the same as the Hearts family's (:class:`hearts_env.table.Table
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -878,3 +878,20 @@ def deal_info(state: SmearState, rows: Sequence[int] | np.ndarray) -> dict[str, 
     """Smear's deal outcome of ``rows``: the pitcher, his bid's value, whether it was made, each
     category's side (-1 not in play, -2 nobody) and the category points made per seat."""
     return {key: getattr(state, name)[rows].copy() for key, name in DEAL_INFOS.items()}
+
+
+def deal_outcome(rules: Rules, info: Mapping[str, np.ndarray]) -> dict[str, Any]:
+    """Smear's deal outcome of the first game of ``info`` (``Table.game_info``) in plain values,
+    for the env's infos: the pitcher, the bid's value, whether it was made, each category's side
+    (-1 not in play, -2 nobody), the category points each side made before set-back, and the side
+    that won the game (-1 while it goes on). A side is read at its first seat."""
+    first = [seats[0] for seats in rules.teams] if rules.teams else list(range(rules.num_players))
+    return {
+        "pitcher": int(info["pitcher"][0]),
+        "bid": int(info["bid"][0]),
+        "made": bool(info["made"][0]),
+        "categories": {name: int(v) for name, v in zip(rules.categories, info["categories"][0])},
+        "side_points": [int(info["deal_points"][0, seat]) for seat in first],
+        "made_points": [int(info["made_points"][0, seat]) for seat in first],
+        "winner": int(info["winner"][0]),
+    }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hearts_env.core.family import Family, Positions
 from hearts_env.games.smear.describe import COLUMNS, TOPICS
-from hearts_env.games.smear.engine import SmearEngine, deal_info
+from hearts_env.games.smear.engine import SmearEngine, deal_info, deal_outcome
 from hearts_env.games.smear.observation import (
     PIECE_AXES,
     SmearObserver,
@@ -39,4 +39,5 @@ FAMILY = Family(
     positions=Positions(
         batch=SmearPositionBatch, check=check_batch, read=position_of, single=None, worlds=world_positions
     ),
+    deal_outcome=deal_outcome,
 )
