@@ -1,11 +1,18 @@
 """Checked values for configurations and command-line flags, and one-line errors.
 
-Every flag of every ``hearts-env`` command and every field of the training and tournament
-configurations goes through one of these checks (:class:`Number`, :func:`comma_list`,
-:func:`option_arg`, :func:`agent_spec`), so the command line and the Python API refuse the same
-inputs with the same words. :func:`run_command` turns a refused input into one line,
-``<prog>: error: <what is wrong>``, and exit status 2 (``--debug`` keeps the traceback); so it
-does a missing optional dependency (:data:`EXTRAS`, :func:`require`), naming what to install.
+Every flag of every command line (the ``hearts-env`` command's, the training and benchmark
+scripts') and every field of the training and tournament configurations goes through one of
+these checks (:class:`Number`, :func:`comma_list`, :func:`option_arg`, :func:`agent_spec`), so
+the command lines and the Python API refuse the same inputs with the same words.
+:func:`run_command` turns a refused input into one line, ``<prog>: error: <what is wrong>``, and
+exit status 2 (``--debug`` keeps the traceback); so it does a missing optional dependency
+(:data:`EXTRAS`, :func:`missing_extra`), naming what to install, and a stop (:class:`Interrupted`).
+
+What stays here is what evaluation and training use themselves: the checked values of their
+configurations, building agents from specs, the command runner of their own entry points, the
+signals held while a record is saved. The flags only the ``hearts-env`` command has (the table
+it plays, Ray, each family's default agents, requiring an optional dependency) live with that
+command.
 
 Below :mod:`training` and :mod:`benchmarks`, above :mod:`agents`: it may be imported by both.
 """
@@ -14,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import math
 import re
 import signal
@@ -28,14 +34,11 @@ import numpy as np
 from agents import (
     FAMILY_DEFAULTS,
     Agent,
-    FamilyDefaults,
-    family_defaults,
     from_spec,
     parse_option,
     parse_spec,
 )
 from hearts_env.core.rules import Rules
-from hearts_env.presets import PRESETS
 
 USER_ERRORS = (ValueError, TypeError, OSError)
 """Errors a command reports in one line (exit status 2) unless ``--debug`` is given (and an
@@ -174,12 +177,6 @@ def unbuilt(spec: str, rules: Rules, error: BaseException) -> ValueError:
     return ValueError(head + kind + one_line(error))
 
 
-def preset_defaults(preset: str) -> FamilyDefaults:
-    """The default agents of ``preset``'s game family (:func:`agents.family_defaults`; Hearts' for
-    an unknown preset, whose error comes when the rules are made)."""
-    return family_defaults(PRESETS[preset].game if preset in PRESETS else "hearts")
-
-
 def family_help(name: str) -> str:
     """``--help`` words for a setting that defaults to the game family's (a field of
     :class:`agents.FamilyDefaults`): ``the game family's: strategy,ducker for hearts; …``."""
@@ -207,35 +204,6 @@ def add_option_flag(parser: argparse.ArgumentParser, example: str = "moon=new", 
     parser.add_argument(
         "--option", action="append", type=option_arg, default=[], metavar="KEY=VALUE", **kwargs
     )
-
-
-def ray_address(text: str) -> str:
-    """An argparse ``type=`` for ``--ray``: ``local``, ``auto`` or a cluster address."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("needs local, auto or a cluster address HOST:PORT, got ''")
-    return text.strip()
-
-
-def add_table_flags(parser: argparse.ArgumentParser, players: str) -> None:
-    """``--preset`` and ``--players`` (``players``: what the count is of, for the help text)."""
-    parser.add_argument("--preset", default="hearts", help="preset name (default: hearts)")
-    parser.add_argument(
-        "--players", type=positive_int, default=None, help=f"{players} (default: the preset's)"
-    )
-
-
-def add_ray_flags(parser: argparse.ArgumentParser, work: str) -> None:
-    """``--ray ADDRESS`` and ``--ray-actors N``: do ``work`` on Ray actors (:mod:`evaluation.ray_pool`)."""
-    parser.add_argument(
-        "--ray", type=ray_address, default=None, metavar="ADDRESS",
-        help=f"play {work} on Ray actors: local (a Ray instance started on this machine for the run), "
-        "auto (the cluster running here, ray start) or a cluster address HOST:PORT; "
-        f"needs {install_command('ray')}",
-    )  # fmt: skip
-    parser.add_argument(
-        "--ray-actors", type=non_negative_int, default=0, metavar="N",
-        help="Ray actors, one CPU each (default 0: one per CPU of the cluster)",
-    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------- parsers and errors
@@ -273,15 +241,6 @@ def add_debug(parser: argparse.ArgumentParser, top: bool = True) -> None:
         "--debug", action="store_true", default=False if top else argparse.SUPPRESS,
         help="show the full traceback of an error instead of one line",
     )  # fmt: skip
-
-
-def require(module: str, what: str) -> None:
-    """Import optional dependency ``module``; if it is missing, ``ImportError`` saying ``what``
-    (``'train' needs PyTorch``) and how to install it."""
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as error:
-        raise ImportError(f"{what}: {install_command(EXTRAS[module])}") from error
 
 
 def missing_extra(error: BaseException) -> str | None:

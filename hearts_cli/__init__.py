@@ -14,9 +14,10 @@ Example::
         --deals 4000 --seed 0 --json results/ladder.json
 
 Bad input is refused before anything runs: every flag has a checked type
-(:mod:`evaluation.flags`). Errors print one line, ``<prog>: error: <what is wrong>``, and exit
-with status 2, whether argparse found them or the command did while running (a rule option the
-rules reject, an unreadable resume file); ``--debug`` shows the traceback of the latter instead.
+(:mod:`evaluation.flags`; the command's own flags: :mod:`hearts_cli.flags`). Errors print one
+line, ``<prog>: error: <what is wrong>``, and exit with status 2, whether argparse found them or
+the command did while running (a rule option the rules reject, an unreadable resume file);
+``--debug`` shows the traceback of the latter instead.
 
 The command line sits on top of everything: it imports the evaluation, training and benchmark
 modules (each only when its command runs), and nothing imports it. Building the parser needs no
@@ -41,8 +42,6 @@ from evaluation.flags import (
     Interrupted,
     add_debug,
     add_option_flag,
-    add_ray_flags,
-    add_table_flags,
     agent_spec,
     comma_list,
     family_help,
@@ -51,11 +50,10 @@ from evaluation.flags import (
     non_negative_int,
     positive_float,
     positive_int,
-    preset_defaults,
-    require,
     run_command,
     signal_of,
 )
+from hearts_cli.flags import add_ray_flags, add_table_flags, preset_defaults, require
 from hearts_env.files import OutputLock
 
 if TYPE_CHECKING:

@@ -19,11 +19,11 @@ from pathlib import Path
 from evaluation.flags import (
     add_debug,
     add_option_flag,
-    add_table_flags,
     agent_spec,
     comma_list,
     non_negative_int,
 )
+from hearts_cli.flags import add_table_flags
 from hearts_env.files import write_atomic
 
 
@@ -78,8 +78,8 @@ _FRESH = ("--preset", "--players", "--agents", "--seed", "--option")
 
 def run(args: argparse.Namespace) -> int:
     """Replay and draw the deal; one line naming the file written."""
-    from evaluation.flags import preset_defaults
     from evaluation.replay import load_deals, play_deal, render_html, replay
+    from hearts_cli.flags import preset_defaults
 
     if args.record is not None:
         given = dict(zip(_FRESH, (args.preset, args.players, args.agents, args.seed, args.option or None)))

@@ -12,15 +12,14 @@ from evaluation.flags import (
     Interrupted,
     add_debug,
     add_option_flag,
-    add_table_flags,
     agent_spec,
     comma_list,
     family_help,
     non_negative_int,
     positive_int,
-    preset_defaults,
     signal_of,
 )
+from hearts_cli.flags import add_table_flags, preset_defaults
 from hearts_cli.play.game import Game
 
 
