@@ -186,7 +186,7 @@ def test_an_experiment_states_its_question_command_and_answer(path: Path) -> Non
 def test_an_experiment_quotes_its_files_and_tells_no_story(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     stale = figures.stale(path)
-    assert not stale, f"{name(path)}: blocks {stale} differ from their files (python -m benchmarks.figures)"
+    assert not stale, f"{name(path)}: blocks {stale} differ from their files (figures.render rewrites them)"
     loose = MEASURED.findall(figures.outside_blocks(text))
     assert not loose, f"{name(path)}: measured numbers outside figure blocks: {loose}"
     wording = {**NARRATIVE, **readme.DEVELOPMENT_LOG}
