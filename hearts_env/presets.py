@@ -7,10 +7,11 @@
 * ``num_players`` — within the preset's range (default: the preset's default);
 * ``reading`` — a named alternative reading of the sources (``"parlett"`` for Greek Hearts …),
   see :data:`Preset.readings`;
-* ``options`` — the common rules and the preset's family's options (docs/rules.md).
-  ``card_points`` is a mapping merged over the preset's values; ``removal`` names a removal
-  table (``"standard"``, ``"arnold"``, ``"culbertson"``, ``"foster"``, ``"maria"``) and
-  ``removed`` lists cards explicitly; ``discard_first`` takes a card name.
+* ``options`` — the common rules and the preset's family's options (docs/rules.md), in the
+  forms the family's options record takes (:meth:`~hearts_env.core.rules.Options.complete`). An
+  option given as a mapping is merged over the preset's mapping (a table of card values);
+  ``removal`` names a removal table (``"standard"``, ``"arnold"``, ``"culbertson"``,
+  ``"foster"``, ``"maria"``) and ``removed`` lists cards explicitly.
 """
 
 from __future__ import annotations
@@ -82,16 +83,9 @@ def make_rules(
     _refuse_unknown(preset, record, [*options, *spec.options])
     values: dict[str, Any] = dict(spec.options)
     values.update(spec.per_players.get(n, {}))
-    if n in spec.pass_cycles:
-        values["pass_directions"] = spec.pass_cycles[n]
-    values.update({k: v for k, v in options.items() if k not in ("card_points", "removal")})
-    if "card_points" in record.names():
-        card_points = options.get("card_points", {})
-        if not isinstance(card_points, Mapping):
-            raise TypeError(
-                f"card_points must be a mapping of cards to points such as {{'JD': -10}}, got {card_points!r}"
-            )
-        values["card_points"] = {**spec.card_points, **card_points}
+    for name, value in options.items():
+        if name != "removal":
+            values[name] = _merged(values.get(name), value)
     if "removal" in given and "removed" in given:
         raise ValueError(
             f"removal={given['removal']!r} and removed={given['removed']!r}: give a removal table or "
@@ -101,11 +95,7 @@ def make_rules(
     if not isinstance(removal, str) or removal not in {**REMOVAL_TABLES, **REMOVAL_ORDERS}:
         known = ", ".join([*REMOVAL_TABLES, *REMOVAL_ORDERS])
         raise ValueError(f"unknown removal table {removal!r}: choose one of {known}")
-    if (
-        record.keeps_leftover(values)
-        and not record.keeps_leftover(spec.options)
-        and "removal" not in options
-    ):
+    if record.keeps_leftover(values) and not record.keeps_leftover(spec.options) and "removal" not in options:
         removal = "none"  # a kitty asked for by option takes the cards that do not divide
     if "removed" in options:
         removed = options["removed"]
@@ -194,13 +184,17 @@ def _leave_out_idle(
 
 
 def _merge(reading: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` over a reading's or a version's (:func:`_merged` each)."""
     merged = dict(reading)
     for key, value in options.items():
-        if key == "card_points" and key in merged and isinstance(value, Mapping):
-            merged[key] = {**merged[key], **value}
-        else:
-            merged[key] = value
+        merged[key] = _merged(merged.get(key), value)
     return merged
+
+
+def _merged(base: Any, value: Any) -> Any:
+    """An option's ``value`` over its ``base``: a mapping over a mapping is merged into it (a
+    table of card values changes the cards it names), any other value replaces it."""
+    return {**base, **value} if isinstance(base, Mapping) and isinstance(value, Mapping) else value
 
 
 def all_configs(game: str | None = None) -> list[tuple[str, int]]:

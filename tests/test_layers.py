@@ -495,3 +495,42 @@ def test_the_api_reads_no_family_option() -> None:
         "(hearts_env.games.family(rules)), adding a field to hearts_env.core.family.Family, or a "
         "fact every family has (an Options method):\n" + "\n".join(found)
     )
+
+
+GENERIC_PRESET_MODULES = ("hearts_env/presets.py", "hearts_env/core/presets.py")
+"""``make_rules`` and the :class:`~hearts_env.core.presets.Preset` record: generic over the
+families, which give their options to a preset as data (``Preset.options``, ``per_players``)."""
+
+
+def option_names_in_code(source: str, names: set[str]) -> list[int]:
+    """The lines of ``source`` whose code names one of ``names``: a string that is the name, an
+    attribute, a variable or field, a keyword or a parameter of that name (prose is not code)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        named = (
+            (isinstance(node, ast.Constant) and node.value in names)
+            or (isinstance(node, ast.Attribute) and node.attr in names)
+            or (isinstance(node, ast.Name) and node.id in names)
+            or (isinstance(node, (ast.keyword, ast.arg)) and node.arg in names)
+        )
+        if named:
+            lines.append(node.lineno)
+    return sorted(set(lines))
+
+
+def test_make_rules_names_no_family_option() -> None:
+    """A family's options (card values, pass cycles …) are the family's presets' data and its
+    options record's forms (``Options.complete``): ``make_rules`` and ``Preset`` name none."""
+    names = family_option_names()
+    bad = (
+        'if "card_points" in record.names():\n    x = spec.pass_directions\n'
+        "card_points: dict = {}\nf(categories=1)\n'''the card_points of a preset'''"
+    )
+    assert option_names_in_code(bad, names) == [1, 2, 3, 4]
+    found = [f"{module}:{number}"
+             for module in GENERIC_PRESET_MODULES
+             for number in option_names_in_code((ROOT / module).read_text(), names)]  # fmt: skip
+    assert not found, (
+        "make_rules or Preset names a family's option (give it to the family's presets as data, or "
+        "to its options record's complete()):\n" + "\n".join(found)
+    )

@@ -42,11 +42,10 @@ class Preset:
     players: tuple[int, int] = (3, 6)
     default_players: int = 4
     removal: str = "standard"
-    card_points: Mapping[str, int] = field(default_factory=dict)
-    """Card values (a family with ``card_points`` among its options): a mapping merged into it."""
     options: Mapping[str, Any] = field(default_factory=dict)
-    pass_cycles: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    """Pass cycle per player count, where it differs from ``options['pass_directions']``."""
+    """The values of the common rules and of the family's options that the preset sets; a
+    mapping (a table of values) is the base that a reading's, a version's or a call's mapping
+    of the same option is merged over."""
     readings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Alternative readings of the sources, each a set of option overrides."""
     per_players: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)

@@ -134,7 +134,6 @@ FAMILY = Family(
 PRESET = Preset(
     GAME,
     "Plain tricks: follow suit, the highest card of the suit led wins, one point a trick.",
-    card_points={},
     options={"max_deals": 1},
     game=GAME,
 )

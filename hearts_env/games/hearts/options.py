@@ -209,6 +209,11 @@ class HeartsOptions(Options):
         """What ``make_rules`` takes in other forms: ``card_points`` as a mapping (the full table
         of :func:`points_table`), ``discard_first`` as a card name, ``pass_directions`` as one
         direction, a list, or a cycle per player count."""
+        card_points = given.get("card_points", {})
+        if not isinstance(card_points, Mapping):
+            raise TypeError(
+                f"card_points must be a mapping of cards to points such as {{'JD': -10}}, got {card_points!r}"
+            )
         if isinstance(values.get("card_points"), Mapping):
             values["card_points"] = points_table(values["card_points"])
         if isinstance(values.get("discard_first"), str):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from hearts_env.core.presets import Preset
@@ -13,10 +14,21 @@ _SPOT_HEARTS = {f"{r}H": v for r, v in zip("23456789TJQKA", range(2, 15))}
 _EAGLE_HEARTS = {**{f"{r}H": 1 for r in "23456789T"}, "JH": 2, "QH": 3, "KH": 4, "AH": 5}
 
 
-def _hearts(name: str, description: str, **fields: Any) -> Preset:
-    """A preset of the Hearts family (card values: :data:`BLACK_LADY` unless given)."""
-    fields.setdefault("card_points", BLACK_LADY)
-    return Preset(name, description, game="hearts", **fields)
+def _hearts(
+    name: str,
+    description: str,
+    card_points: Mapping[str, int] = BLACK_LADY,
+    pass_cycles: Mapping[int, tuple[str, ...]] | None = None,
+    **fields: Any,
+) -> Preset:
+    """A preset of the Hearts family: ``card_points`` (:data:`BLACK_LADY` unless given) is its
+    ``card_points`` option, which a call's card values are merged over; ``pass_cycles``, a pass
+    cycle per player count, its ``pass_directions`` at each of those counts (over ``per_players``)."""
+    options = {"card_points": card_points, **fields.pop("options", {})}
+    per_players = dict(fields.pop("per_players", {}))
+    for n, cycle in (pass_cycles or {}).items():
+        per_players[n] = {**per_players.get(n, {}), "pass_directions": cycle}
+    return Preset(name, description, game="hearts", options=options, per_players=per_players, **fields)
 
 
 _STANDARD_CYCLES = {
