@@ -155,26 +155,31 @@ def vector(
         env.close()
 
 
-def pettingzoo(preset: str, seconds: float) -> float:
-    """Decisions/s of the PettingZoo AEC env (one game, observation every decision)."""
-    env = hearts_env.env(preset)
-    env.reset(seed=0)
+def _aec_rate(env: Any, mask: Callable[[Any, Any], np.ndarray], seconds: float) -> float:
+    """Decisions/s of a PettingZoo AEC ``env`` played with random legal actions (the legal ones
+    from ``mask(obs, info)``), episode after episode, each reset with the next seed."""
     rng = np.random.default_rng(0)
+    seeds = iter(range(1 << 62))
 
-    def deal() -> int:
+    def episode() -> int:
+        env.reset(seed=next(seeds))
         decisions = 0
         for _ in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
+            obs, _, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = np.flatnonzero(mask(obs, info))
             env.step(int(legal[rng.integers(len(legal))]))
             decisions += 1
-        env.reset()
         return decisions
 
-    return _timed(deal, seconds)
+    return _timed(episode, seconds)
+
+
+def pettingzoo(preset: str, seconds: float) -> float:
+    """Decisions/s of the PettingZoo AEC env (one game, observation every decision)."""
+    return _aec_rate(hearts_env.env(preset), lambda obs, _info: obs["action_mask"], seconds)
 
 
 def openspiel(observation: bool, seconds: float) -> float | None:
@@ -215,23 +220,7 @@ def shimmy(seconds: float) -> float | None:
     except ImportError:
         return None
     env = OpenSpielCompatibilityV0(game_name="hearts")
-    rng = np.random.default_rng(0)
-    episodes = iter(range(1 << 62))
-
-    def episode() -> int:
-        env.reset(seed=next(episodes))
-        decisions = 0
-        for _ in env.agent_iter():
-            _, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(info["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            decisions += 1
-        return decisions
-
-    return _timed(episode, seconds)
+    return _aec_rate(env, lambda _obs, info: info["action_mask"], seconds)
 
 
 def compare(seconds: float = 5.0) -> list[Row]:
