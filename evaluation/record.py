@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,23 @@ def empty_record(shape: RecordShape) -> dict[str, Any]:
     return record
 
 
+def read_json(path: Path, refuse: Callable[[str], Exception]) -> Any:
+    """The JSON value in the file at ``path``; ``refuse(why)`` is raised when there is no such
+    file, or it is not text, is empty or is not valid JSON (truncated or edited)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise refuse("no such file") from None
+    except UnicodeDecodeError:
+        raise refuse("it is not text") from None
+    if not text.strip():
+        raise refuse("it is empty")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise refuse(f"it is not valid JSON (truncated or edited? {error})") from None
+
+
 def load_record(
     path: Path,
     shape: RecordShape,
@@ -95,16 +113,7 @@ def load_record(
             "to start this tournament afresh"
         )
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise refuse("it is not text") from None
-    if not text.strip():
-        raise refuse("it is empty")
-    try:
-        saved = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise refuse(f"it is not valid JSON (truncated or edited? {error})") from None
+    saved = read_json(path, refuse)
     if not isinstance(saved, dict) or "config" not in saved or "progress" not in saved:
         raise refuse("it has no 'config' and 'progress' entries (not written by a tournament)")
     if not same_tournament(saved, config, rules):

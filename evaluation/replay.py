@@ -30,11 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from evaluation.record import read_json
 from hearts_env.core.cards import SUIT_SYMBOLS, card_symbol, suit_of
 from hearts_env.core.rules import PASS_DIRECTIONS, Rules
 from hearts_env.games import family
-from hearts_env.games.hearts.observation import POINT_SCALE
-from hearts_env.games.smear.observation import GAME_POINTS_SCALE
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 
@@ -49,7 +48,6 @@ VERBS = {
 }
 """What a seat does in each phase of a deal, as the page says it."""
 
-TRICK_POINTS = {"points_taken": (POINT_SCALE, "points"), "game_points": (GAME_POINTS_SCALE, "game points")}
 """The observation piece that counts each seat's points taken in the deal so far, its scale
 and what the page calls them: the Hearts family's card points, Smear's "game" points."""
 
@@ -126,18 +124,7 @@ def load_deals(path: str | Path) -> dict[str, Any]:
     def refuse(why: str) -> RecordError:
         return RecordError(f"{path} cannot be replayed: {why}")
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise refuse("no such file") from None
-    except UnicodeDecodeError:
-        raise refuse("it is not text (not a tournament JSON)") from None
-    if not text.strip():
-        raise refuse("it is empty")
-    try:
-        report = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise refuse(f"it is not valid JSON (truncated? {error})") from None
+    report = read_json(path, refuse)
     if not isinstance(report, dict) or not isinstance(report.get("config"), dict) or "agents" not in report:
         raise refuse("it is not a tournament JSON (no 'config' and 'agents' entries)")
     deals = report.get("recorded_deals")
@@ -193,8 +180,7 @@ def replay(report: dict[str, Any], deal: int = 0, seating: int = 0, where: str =
         raise RecordError(f"{at}: 'steps' and 'options' must be lists of the same length")
     table = _deal(rules, entry, played["start"], at)
     lay = table.observer.layout
-    counted = next((name for name in TRICK_POINTS if name in lay.slices), None)
-    scale, points_name = TRICK_POINTS.get(counted, (1.0, "points"))
+    counted, scale, points_name = family(rules).points_piece or (None, 1.0, "points")
     names = rules.action_names
     story = DealStory(
         title=f"{rules.preset} · {where} · deal {deal} · seating {seating}",

@@ -89,6 +89,10 @@ class Family:
     rollouts: tuple[str, ...] = ()
     """The rollout players its engine plays itself (:meth:`Table.play_out`, names of
     :data:`hearts_env.games.hearts.rollouts.ROLLOUTS`); empty: search agents roll out with agents."""
+    points_piece: tuple[str, float, str] | None = None
+    """The observation piece that counts each seat's points taken so far: (its name, the scale
+    its values are multiplied by, what the points are called), e.g. ``("points_taken", 1/26,
+    "points")``; a deal viewer reads the points of each trick from it (None: no such piece)."""
     deal_outcome: Callable[[Rules, Mapping[str, np.ndarray]], dict[str, Any]] | None = None
     """(rules, :meth:`Table.game_info` of one game) -> the family's own outcome of the deal in
     plain values, which the PettingZoo env gives every agent's infos under the family's

@@ -262,6 +262,25 @@ _INTS: dict[str, tuple[int, int, bool]] = {
 }
 
 
+class FamilyFact(Generic[T]):
+    """A fact of the rules that the family's options record computes (``options.<name>(rules)``):
+    read as an attribute of :class:`Rules`, computed on first use and kept, as a
+    ``cached_property`` is (the rules are frozen, so it cannot change)."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, rules: Rules | None, owner: type) -> T:
+        if rules is None:
+            return self  # type: ignore[return-value]  # the class's attribute: the descriptor itself
+        value: T = getattr(rules.options, self.name)(rules)
+        rules.__dict__[self.name] = value  # the instance's value wins from now on (no __set__ here)
+        return value
+
+
 @dataclass(frozen=True)
 class Rules:
     """The rules of a deal and a game: what every trick-taking family has, and ``options``, the
@@ -388,41 +407,35 @@ class Rules:
         """Bitmask of every card in play (each identity once, however many decks)."""
         return self.deck.mask
 
-    @cached_property
-    def hand_size(self) -> int:
+    hand_size = FamilyFact[int](
         """Cards dealt to each player."""
-        return self.options.hand_size(self)
+    )
 
-    @cached_property
-    def kitty_size(self) -> int:
+    kitty_size = FamilyFact[int](
         """Cards left face down for the first trick's winner (0 without a kitty)."""
-        return self.options.kitty_size(self)
+    )
 
-    @cached_property
-    def stock_size(self) -> int:
+    stock_size = FamilyFact[int](
         """Cards of the stock at the start of a deal (undealt cards in draw order), else 0."""
-        return self.options.stock_size(self)
+    )
 
-    @cached_property
-    def deals_stock(self) -> bool:
+    deals_stock = FamilyFact[bool](
         """Whether a deal leaves cards in draw order that a fixed deal may give (``stock``)."""
-        return self.options.deals_stock(self)
+    )
 
-    @cached_property
-    def deals_kitty(self) -> bool:
+    deals_kitty = FamilyFact[bool](
         """Whether a deal sets cards aside that a fixed deal may give (``kitty``, or its other
         name ``widow``)."""
-        return self.options.deals_kitty(self)
+    )
 
     @cached_property
     def card_slots(self) -> int:
         """Card actions (and card slots of the observation): 52, plus one per joker."""
         return NUM_STANDARD_CARDS + self.jokers
 
-    @cached_property
-    def decisions(self) -> tuple[str, ...]:
+    decisions = FamilyFact[tuple[str, ...]](
         """The named decisions other than cards (docs/rules.md), in action order."""
-        return self.options.decisions(self)
+    )
 
     @cached_property
     def action_names(self) -> tuple[str, ...]:
@@ -430,37 +443,31 @@ class Rules:
         ``card_name`` (``"2C"`` … ``"AS"``, ``"JK1"``, ``"JK2"``), then :attr:`decisions`."""
         return tuple(card_name(c) for c in range(self.card_slots)) + self.decisions
 
-    @cached_property
-    def phases(self) -> tuple[str, ...]:
+    phases = FamilyFact[tuple[str, ...]](
         """The phases of a deal this variant has, as the observation's ``phase`` piece names
         them (:mod:`hearts_env.core.phases`), in the order the family lists them."""
-        return self.options.phases(self)
+    )
 
-    @cached_property
-    def passes(self) -> bool:
+    passes = FamilyFact[bool](
         """Whether players pass cards before the play."""
-        return self.options.passes(self)
+    )
 
-    @cached_property
-    def pays_chips(self) -> bool:
+    pays_chips = FamilyFact[bool](
         """Whether a settlement pays chips besides the points (``reward="chips"``)."""
-        return self.options.pays_chips(self)
+    )
 
-    @cached_property
-    def has_moon(self) -> bool:
+    has_moon = FamilyFact[bool](
         """Whether a player can shoot the moon."""
-        return self.options.has_moon(self)
+    )
 
-    @cached_property
-    def bid_partnership(self) -> bool:
+    bid_partnership = FamilyFact[bool](
         """Whether a bid makes a partnership for the deal (the bidder and a silent partner): a
         partnership game without fixed teams."""
-        return self.options.bid_partnership(self)
+    )
 
-    @cached_property
-    def duplicate_problem(self) -> str | None:
+    duplicate_problem = FamilyFact[str | None](
         """Why these rules cannot be played as duplicate deals (None: they can)."""
-        return self.options.duplicate_problem(self)
+    )
 
     @cached_property
     def num_teams(self) -> int:

@@ -5,7 +5,14 @@ from __future__ import annotations
 from hearts_env.core.family import Family, Positions
 from hearts_env.games.hearts.describe import COLUMNS, TOPICS
 from hearts_env.games.hearts.engine import Engine
-from hearts_env.games.hearts.observation import PIECE_AXES, Observer, axis_names, hearts_bounds, hearts_layout
+from hearts_env.games.hearts.observation import (
+    PIECE_AXES,
+    POINT_SCALE,
+    Observer,
+    axis_names,
+    hearts_bounds,
+    hearts_layout,
+)
 from hearts_env.games.hearts.options import HeartsOptions
 from hearts_env.games.hearts.positions import PositionBatch, check_batch, position_batch, position_of
 from hearts_env.games.hearts.rollouts import ROLLOUTS
@@ -28,6 +35,7 @@ FAMILY = Family(
     knowledge=knowledge,
     deal_info=None,
     rules_doc=None,
+    points_piece=("points_taken", POINT_SCALE, "points"),
     better="lower",
     chips=True,
     scale_points=lambda rules: rules.penalty_total,

@@ -6,6 +6,7 @@ from hearts_env.core.family import Family, Positions
 from hearts_env.games.smear.describe import COLUMNS, TOPICS
 from hearts_env.games.smear.engine import SmearEngine, deal_info, deal_outcome
 from hearts_env.games.smear.observation import (
+    GAME_POINTS_SCALE,
     PIECE_AXES,
     SmearObserver,
     axis_names,
@@ -33,6 +34,7 @@ FAMILY = Family(
     knowledge=knowledge,
     deal_info=deal_info,
     rules_doc="smear.md",
+    points_piece=("game_points", GAME_POINTS_SCALE, "game points"),
     better="higher",
     chips=False,
     scale_points=lambda rules: rules.smear_points,
