@@ -25,14 +25,32 @@ from hearts_env.presets import make_rules
 
 
 def decisions_of(spec: str) -> int:
-    """Decisions the checkpoint of a ``ppo:checkpoint=PATH`` spec was trained for (from its file)."""
-    import torch  # noqa: PLC0415  (only this reads a checkpoint)
-
+    """Decisions the checkpoint of a ``ppo:checkpoint=PATH`` spec was trained for: from its file, or,
+    for a checkpoint kept only in the git history, from ``checkpoints.json`` in its folder."""
     name, params = parse_spec(spec)
     if name != "ppo" or "checkpoint" not in params:
         raise ValueError(f"{spec!r} is not a ppo:checkpoint=PATH spec: each row must be a checkpoint")
-    content = torch.load(params["checkpoint"], map_location="cpu", weights_only=True)
+    path = Path(params["checkpoint"])
+    if not path.exists():
+        return _recorded_decisions(path)
+    import torch  # noqa: PLC0415  (only this reads a checkpoint)
+
+    content = torch.load(path, map_location="cpu", weights_only=True)
     return int((content.get("trained") or {}).get("decisions", 0))
+
+
+def _recorded_decisions(path: Path) -> int:
+    """The decisions ``checkpoints.json`` beside ``path`` records for a checkpoint removed from the tree
+    (results/README.md: the history leaves the tree, its names, sizes and digests stay)."""
+    listing = path.parent / "checkpoints.json"
+    entries = json.loads(listing.read_text())["checkpoints"] if listing.exists() else []
+    for entry in entries:
+        if Path(entry["path"]).name == path.name:
+            return int(entry["decisions"])
+    raise FileNotFoundError(
+        f"checkpoint {path} is missing and {listing} does not list it: restore it from the git history "
+        f"with `git show COMMIT:{path.as_posix()} > {path.as_posix()}` (COMMIT: the last one that has it)"
+    )
 
 
 def curves(
