@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -22,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_wheel import built_wheel
+
 pytest.importorskip("torch")
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-JUNK = (".git", ".venv", "build", "dist", "runs", "*.egg-info", "__pycache__", ".pytest_cache",
-        ".ruff_cache", ".hypothesis")  # fmt: skip
 
 CHECK = """
 import json, sys
@@ -52,32 +51,6 @@ print(json.dumps({
 """
 
 
-def _copy_tree(dest: Path) -> None:
-    """The files a clone of the working tree would hold (git's view when git is there)."""
-    try:
-        listed = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=ROOT, capture_output=True, check=True,
-        ).stdout.decode()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(*JUNK))
-        return
-    for name in filter(None, listed.split("\0")):
-        source = ROOT / name
-        if source.is_file():  # tracked files deleted in the working tree are not copied
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, dest / name)
-
-
-def _setuptools_major() -> int:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return int(version("setuptools").split(".")[0])
-    except (PackageNotFoundError, ValueError):
-        return 0
-
-
 def _run(command: list[str], **kwargs: object) -> str:
     result = subprocess.run(command, capture_output=True, text=True, **kwargs)
     output = result.stdout + result.stderr
@@ -87,16 +60,9 @@ def _run(command: list[str], **kwargs: object) -> str:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """The wheel built from a copy of the working tree, and the build's output."""
-    tmp = tmp_path_factory.mktemp("wheel")
-    _copy_tree(tmp / "src")
-    # With setuptools >= 77 here, build with it (offline); otherwise pip fetches one into an
-    # isolated build environment.
-    isolation = ["--no-build-isolation"] if _setuptools_major() >= 77 else []
-    log = _run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", *isolation, "-w", str(tmp / "dist"),
-                str(tmp / "src")])  # fmt: skip
-    (built,) = (tmp / "dist").glob("hearts_env-*.whl")
-    return built, log
+    """The wheel built from a copy of the working tree, and the build's output (built once for
+    this module and tests/test_wheel.py)."""
+    return built_wheel(tmp_path_factory)
 
 
 def test_the_build_warns_nothing_about_the_license(wheel: tuple[Path, str]) -> None:
@@ -115,14 +81,6 @@ def test_the_wheel_holds_every_shipped_checkpoint_and_curve(wheel: tuple[Path, s
     shipped = {p.name for p in (ROOT / prefix).iterdir() if p.suffix in (".pt", ".png", ".csv")}
     assert {"hearts-4p.pt", "hearts-4p.png", "black_maria-3p.pt"} <= shipped
     assert packed == shipped
-
-
-def test_the_wheel_holds_no_test_oracle(wheel: tuple[Path, str]) -> None:
-    with zipfile.ZipFile(wheel[0]) as z:
-        names = z.namelist()
-    oracles = [n for n in names if Path(n).stem in ("reference", "reference_smear") or n.startswith("tests/")]
-    assert not oracles, f"the reference implementations belong to tests/, not the wheel: {oracles}"
-    assert "hearts_env/games/hearts/engine.py" in names and "hearts_env/games/smear/engine.py" in names
 
 
 def test_an_installed_wheel_finds_and_plays_the_shipped_checkpoints(
