@@ -979,7 +979,7 @@ CHART_RENDERERS = {
 OTHER_CHARTS = {
     "results/bf16_training/hearts-4p-*.png": "a learning curve (training.logs.plot_learning_curve)",
     "results/lean_network/hearts-4p-*.png": "a learning curve (training.logs.plot_learning_curve)",
-    "results/universal/*_curves.png": "python -m benchmarks.universal_progress (needs the checkpoints)",
+    "results/universal/*_curves.png": "python -m benchmarks.universal_progress (history/checkpoints.json)",
     "docs/replay.png": "a browser's screenshot of hearts-env replay's page (the command: docs/replay.md)",
 }
 """The committed PNGs under results/ and docs/ that :data:`CHART_RENDERERS` do not draw, and what
