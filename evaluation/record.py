@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from hearts_env.core.rules import Rules
-from hearts_env.files import write_json
+from hearts_env.files import write_atomic
 
 COUNTERS = ("seat_deals", "games", "wins", "moons_shot", "moons_allowed", "illegal")
 """Per-agent counters of the record (``wins`` is fractional: shared between tied winners)."""
@@ -169,10 +169,25 @@ def same_tournament(saved: dict[str, Any], config: dict[str, Any], rules: Rules)
     return same_play and same_preset and rules.matches(saved.get("rules"))
 
 
+_PROGRESS = "\x00progress\x00"
+"""Where :func:`record_text` puts the record's one-line ``progress``."""
+
+
+def record_text(report: dict[str, Any]) -> str:
+    """``report`` as the JSON text a record file holds: one field a line, but the resume state
+    (``progress``: every deal's points, the table's saved state) on one line, which keeps the
+    files a fraction of their indented size."""
+    if "progress" not in report:
+        return json.dumps(report, indent=1) + "\n"
+    text = json.dumps({**report, "progress": _PROGRESS}, indent=1) + "\n"
+    return text.replace(json.dumps(_PROGRESS), json.dumps(report["progress"], separators=(",", ":")), 1)
+
+
 def save_record(path: Path, report: dict[str, Any]) -> None:
-    """Write ``report`` (the record inside) to ``path`` atomically (:func:`hearts_env.files.write_json`):
-    a kill at any moment leaves the previous record or this one, whole."""
-    write_json(path, report)
+    """Write ``report`` (the record inside) to ``path`` atomically (:func:`record_text`,
+    :func:`hearts_env.files.write_atomic`): a kill at any moment leaves the previous record or
+    this one, whole."""
+    write_atomic(path, record_text(report))
 
 
 OPTIONAL = "move_time"

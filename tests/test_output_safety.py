@@ -123,21 +123,20 @@ def test_a_record_write_stopped_half_way_leaves_the_previous_record_and_resumes(
     whole = tmp_path / "whole.json"
     Tournament(config, whole, False).run()
     path = tmp_path / "t.json"
-    real, saves = evaluation.record.write_json, []
+    real, saves = evaluation.record.write_atomic, []
 
-    def stopped_at_the_third(target, value, indent=1):
+    def stopped_at_the_third(target, content):
         saves.append(target)
         if len(saves) == 3:  # half the file on disk, then Ctrl-C before the rename
-            from hearts_env.files import write_atomic
 
             def half(tmp: Path) -> None:
-                tmp.write_text(json.dumps(value)[:100])
+                tmp.write_text(content[:100])
                 raise KeyboardInterrupt
 
-            return write_atomic(target, half)
-        return real(target, value, indent)
+            return real(target, half)
+        return real(target, content)
 
-    monkeypatch.setattr(evaluation.record, "write_json", stopped_at_the_third)
+    monkeypatch.setattr(evaluation.record, "write_atomic", stopped_at_the_third)
     before = None
     with pytest.raises(KeyboardInterrupt):
         tournament = Tournament(config, path, False)
@@ -146,7 +145,7 @@ def test_a_record_write_stopped_half_way_leaves_the_previous_record_and_resumes(
         tournament.run()
     assert path.read_bytes() == before and rounds_saved(path) == 2 == tournament.saved_rounds
     assert not list(tmp_path.glob(".*partial"))
-    monkeypatch.setattr(evaluation.record, "write_json", real)
+    monkeypatch.setattr(evaluation.record, "write_atomic", real)
     Tournament(config, path, False).run()
     assert numbers(path) == numbers(whole)
 
