@@ -466,7 +466,7 @@ def training_throughput_machines() -> str:
 
 
 def _seeds_table(name: str) -> str:
-    """A :mod:`benchmarks.training_seeds` file as a table: each arm's seeds, mean and gap."""
+    """A :mod:`tools.training_seeds` file as a table: each arm's seeds, mean and gap."""
     report = load(name)
     runs = report["trainings"]
     seeds = sorted({r["seed"] for r in runs})
@@ -593,7 +593,7 @@ def throughput_before_after() -> str:
 
 def throughput_second_reading() -> str:
     """results/README.md: Royal Hearts' moon choice against the commit before it
-    (``results/throughput_second_reading.json``, :mod:`benchmarks.before_after`)."""
+    (``results/throughput_second_reading.json``, :mod:`tools.before_after`)."""
     data = load("throughput_second_reading.json")
     lines = [
         f"| preset (B={data['batch']:,}, observations) | before ({data['before'][:7]}) | after | change |",
@@ -644,7 +644,7 @@ def throughput_house() -> str:
 
 
 def _interleaved_rows(name: str) -> list[str]:
-    """The table of one :mod:`benchmarks.interleaved` file."""
+    """The table of one :mod:`tools.interleaved` file."""
     data = load(name)
     lines = [
         f"`{name}` (both commits in one process, {data['rounds']} alternating "
@@ -915,7 +915,7 @@ FIGURES: dict[str, Callable[[], str]] = {
     "training-variants": training_variants,
     "training-throughput": training_throughput,
     "training-throughput-machines": training_throughput_machines,
-    # settings over training seeds (benchmarks.training_seeds): the same budget, or the same time
+    # settings over training seeds (tools.training_seeds): the same budget, or the same time
     "training-seeds": partial(_seeds_table, "training_seeds/formats.json"),
     "training-seeds-time": partial(_seeds_table, "training_seeds/epochs_equal_time.json"),
     "training-seeds-hidden": partial(_seeds_table, "training_seeds/hidden128.json"),

@@ -3,7 +3,7 @@
 Every JSON under ``results/`` records one :func:`run_record` per run that wrote it (a resumed
 tournament adds one per resume), so that a number quoted in the README can be traced to the
 command and the code that produced it (``tests/test_figures.py`` checks the quotes against the
-files; ``python -m benchmarks.reproduce`` replays their first round on today's code).
+files; ``python -m tools.reproduce`` replays their first round on today's code).
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import figures, reproduce
+from benchmarks import figures
+from tools import reproduce
 
 DOCUMENTS = {path.relative_to(figures.ROOT).as_posix(): path for path in figures.DOCUMENTS}
 

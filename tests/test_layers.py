@@ -1,4 +1,5 @@
-"""Dependencies point one way: hearts_env <- agents <- evaluation <- training, benchmarks <- hearts_cli.
+"""Dependencies point one way: hearts_env <- agents <- evaluation <- training, benchmarks <- hearts_cli,
+and the repository's regression tools (``tools/``, not installed) above the packages they measure.
 
 Every import statement of every module (top level or inside a function) is read with ``ast``;
 a package may import only the packages below it, and no module may import itself back through
@@ -22,6 +23,7 @@ ALLOWED = {
     "training": {"hearts_env", "agents", "evaluation"},
     "benchmarks": {"hearts_env", "agents", "evaluation"},
     "hearts_cli": {"hearts_env", "agents", "evaluation", "training", "benchmarks"},
+    "tools": {"hearts_env", "agents", "evaluation", "training", "benchmarks"},
 }
 
 

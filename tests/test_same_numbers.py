@@ -1,9 +1,9 @@
-"""The before/after driver of benchmarks/same_numbers.py, in-process on this checkout: its digest
+"""The before/after driver of tools/same_numbers.py, in-process on this checkout: its digest
 is a function of the seed and the rules, and sees a change in either."""
 
 from __future__ import annotations
 
-from benchmarks.same_numbers import config_names, digests, foreign_modules, parse_config, play_digest
+from tools.same_numbers import config_names, digests, foreign_modules, parse_config, play_digest
 
 CONFIGS = ["hearts-4p", "smear_partnership-4p"]
 DEALS = 40  # at B=16: a few steps of lockstep and of games that end their deals at different times

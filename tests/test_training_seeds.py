@@ -1,4 +1,4 @@
-"""benchmarks.training_seeds: how arms are named and how seeds are compared (no training here)."""
+"""tools.training_seeds: how arms are named and how seeds are compared (no training here)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from benchmarks.training_seeds import Arm, compare, interval
+from tools.training_seeds import Arm, compare, interval
 
 
 def test_an_arm_names_its_flags_and_optionally_a_commit() -> None:
@@ -42,7 +42,7 @@ def test_arms_are_compared_with_the_first_seed_by_seed() -> None:
     ],
 )
 def test_a_bad_command_line_is_one_error_and_trains_nothing(tmp_path, capsys, argv, message) -> None:
-    from benchmarks.training_seeds import main
+    from tools.training_seeds import main
 
     with pytest.raises(SystemExit):
         main([*argv, "--run-root", str(tmp_path / "runs")])

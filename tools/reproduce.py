@@ -8,8 +8,8 @@ be measured again. Files whose agents cannot be replayed (``ismcts``: OpenSpiel'
 deterministic from its seed; ``ppo`` without torch, a checkpoint that is not in the tree) are
 skipped with the reason::
 
-    python -m benchmarks.reproduce                      # every results/**/*.json tournament
-    python -m benchmarks.reproduce results/smear/*.json --rounds 2
+    python -m tools.reproduce                      # every results/**/*.json tournament
+    python -m tools.reproduce results/smear/*.json --rounds 2
 
 Exit status 1 when some file does not reproduce.
 """
@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 
 from agents import parse_spec
-from benchmarks.checkouts import git
 from evaluation.duplicate import Tournament, TournamentConfig
 from hearts_env.files import write_json
+from tools.checkouts import git
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,7 +87,7 @@ def rerun(path: Path) -> int:
     fresh.unlink(missing_ok=True)
     argv = shlex.split(command)[1:]
     argv[argv.index("--json") + 1] = str(fresh)
-    # The command line sits above the benchmarks: run it as a program, as a user would.
+    # The command line is run as a program, as a user would run it.
     status = subprocess.run([sys.executable, "-m", "hearts_cli", *argv], cwd=ROOT, check=False).returncode
     if status == 0:
         record = json.loads(fresh.read_text())

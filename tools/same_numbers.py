@@ -14,9 +14,9 @@ this checkout's working tree, or on a second commit, also as a worktree (so that
 editing in the checkout does not get in the way), each side in a fresh ``python -c`` that puts
 its checkout first on ``sys.path``; then it compares the digests::
 
-    python -m benchmarks.same_numbers HEAD~1                  # "N configurations identical"
-    python -m benchmarks.same_numbers b85e3a0 --tournaments   # plus the shipped checkpoints
-    python -m benchmarks.same_numbers f6a1078 90289bf         # two commits, both as worktrees
+    python -m tools.same_numbers HEAD~1                  # "N configurations identical"
+    python -m tools.same_numbers b85e3a0 --tournaments   # plus the shipped checkpoints
+    python -m tools.same_numbers f6a1078 90289bf         # two commits, both as worktrees
 
 ``--tournaments`` also runs, on each checkout, a 200-deal duplicate tournament of each shipped
 checkpoint (``agents/checkpoints/*.pt``) against its family's heuristic and compares the JSONs'
@@ -24,7 +24,7 @@ checkpoint (``agents/checkpoints/*.pt``) against its family's heuristic and comp
 run records are left out. Exit status 1 when anything differs.
 
 This file imports only the standard library and numpy, and the subprocesses run a copy of it
-from the temporary folder, so neither checkout's ``benchmarks`` package is involved; each side
+from the temporary folder, so neither checkout's ``tools`` folder is involved; each side
 checks that every project module it loaded came from its own checkout.
 """
 
@@ -208,7 +208,7 @@ _TOURNAMENT = (
 
 def checkout_digests(root: Path, driver: Path, deals: int, seed: int) -> dict[str, str]:
     """The digests of every configuration of the checkout at ``root``."""
-    from benchmarks.checkouts import python  # this process only: the driver copy imports no project module
+    from tools.checkouts import python  # this process only: the driver copy imports no project module
 
     out = python(_DIGESTS.format(root=str(root), driver=str(driver), deals=deals, seed=seed), root)
     return json.loads(out.strip().splitlines()[-1])
@@ -240,7 +240,7 @@ def tournament(root: Path, driver: Path, preset: str, players: int, folder: Path
     argv = ["tournament", "--preset", preset, "--players", str(players), "--agents", f"ppo,{heuristic}",
             "--deals", "200", "--tables", "50", "--seed", str(seed), "--json", str(path),
             "--quiet"]  # fmt: skip
-    from benchmarks.checkouts import python  # this process only (see checkout_digests)
+    from tools.checkouts import python  # this process only (see checkout_digests)
 
     python(_TOURNAMENT.format(root=str(root), driver=str(driver), argv=argv), root)
     record = json.loads(path.read_text())
@@ -316,8 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, default=None, help="write the digests and differences here")
     args = parser.parse_args(argv)
-    command = "python -m benchmarks.same_numbers " + shlex.join(sys.argv[1:] if argv is None else argv)
-    from benchmarks.checkouts import git, worktree  # this process only (see checkout_digests)
+    command = "python -m tools.same_numbers " + shlex.join(sys.argv[1:] if argv is None else argv)
+    from tools.checkouts import git, worktree  # this process only (see checkout_digests)
 
     commits = {"before": git("rev-parse", args.base)}
     if args.after is not None:

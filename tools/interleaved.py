@@ -1,13 +1,13 @@
 """Two commits' engines in one process, stepped in turns: a throughput comparison that the
 machine's drift and each process's own luck (memory placement) cannot tilt.
 
-:mod:`benchmarks.before_after` runs each checkout in fresh processes; on a shared machine the
+:mod:`tools.before_after` runs each checkout in fresh processes; on a shared machine the
 same code's runs differ by tens of percent from process to process, more than a small change.
 Here the older commit's ``hearts_env`` is copied under another name (``hearts_env_before``, its
 imports rewritten), both are built in this process, warmed to the steady state, then stepped in
 short turns, the order alternating every round; the time of each turn is summed per side::
 
-    python -m benchmarks.interleaved 90289bf --json results/throughput_house_interleaved.json
+    python -m tools.interleaved 90289bf --json results/throughput_house_interleaved.json
 
 Rows: ``make bench``'s B=4096 rows (the batched engine without and with observations in each
 format, the vector env in each format with 1 and 2 processes and each player; with 2, each
@@ -32,9 +32,9 @@ from types import ModuleType
 
 import numpy as np
 
-from benchmarks.checkouts import git, worktree
 from evaluation.provenance import run_record
 from hearts_env.files import write_json
+from tools.checkouts import git, worktree
 
 BEFORE = "hearts_env_before"
 """The name the older commit's package is imported under."""
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="the rows whose name contains this")
     parser.add_argument("--json", type=Path, default=None, help="write the rows here")
     args = parser.parse_args(argv)
-    command = "python -m benchmarks.interleaved " + shlex.join(sys.argv[1:] if argv is None else argv)
+    command = "python -m tools.interleaved " + shlex.join(sys.argv[1:] if argv is None else argv)
     commit = git("rev-parse", args.before)
     results = {}
     with older_package(commit):

@@ -1,5 +1,5 @@
 """Other commits beside this checkout, for the scripts that compare two of them
-(:mod:`benchmarks.before_after`, :mod:`benchmarks.same_numbers`).
+(:mod:`tools.before_after`, :mod:`tools.same_numbers`).
 
 A commit is checked out with ``git worktree`` into a temporary folder and removed afterwards;
 code runs against a checkout in a fresh interpreter that puts that checkout first on

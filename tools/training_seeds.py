@@ -16,7 +16,7 @@ run again after an interruption. ``--parallel`` runs go at once (one thread each
 ``--json`` writes the command, the machine and its run record, ``trainings`` (one entry a run:
 its decisions, rate and evaluation) and ``arms`` (the comparison).
 
-Run: ``python -m benchmarks.training_seeds --arm default= --arm packed='--obs-format packed'
+Run: ``python -m tools.training_seeds --arm default= --arm packed='--obs-format packed'
 --seeds 1,2,3 --total-decisions 6000000 --json results/training_seeds/packed.json``
 """
 
@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.checkouts import ROOT, git
 from benchmarks.throughput import report
 from hearts_env.files import write_json
+from tools.checkouts import ROOT, git
 
 T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
         2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086)  # fmt: skip
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
         mean = f"{row['mean_diff']:+.3f} ± {row['ci95_seeds']:.3f}"
         print(f"{row['arm']:<12} mean {mean} over {len(seeds)} seeds{extra}")
     if options.json:
-        command = shlex.join(["python", "-m", "benchmarks.training_seeds", *argv])
+        command = shlex.join(["python", "-m", "tools.training_seeds", *argv])
         Path(options.json).parent.mkdir(parents=True, exist_ok=True)
         write_json(options.json, report(command, trainings=runs, arms=rows), indent=2)
 

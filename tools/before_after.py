@@ -6,7 +6,7 @@ before it measured in alternation: each run is a fresh ``python -c`` that puts o
 on ``sys.path`` and calls :func:`benchmarks.throughput.batched` for one preset; the checkouts take
 turns, ``--repeats`` times, and the medians are compared::
 
-    python -m benchmarks.before_after b85e3a0 --presets hearts royal_hearts auction_hearts \\
+    python -m tools.before_after b85e3a0 --presets hearts royal_hearts auction_hearts \\
         --json results/throughput_second_reading.json
 
 ``--bench`` measures ``make bench``'s B=4096 rows instead (the batched engine without and with
@@ -25,9 +25,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.checkouts import ROOT, git, python, worktree
 from evaluation.provenance import run_record
 from hearts_env.files import write_json
+from tools.checkouts import ROOT, git, python, worktree
 
 _RUN = "import sys; sys.path.insert(0, {root!r}); from benchmarks import throughput; print(throughput.{call})"
 
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="with --bench: the rows whose name starts with this")
     parser.add_argument("--json", type=Path, default=None, help="write the runs and medians here")
     args = parser.parse_args(argv)
-    command = "python -m benchmarks.before_after " + shlex.join(sys.argv[1:] if argv is None else argv)
+    command = "python -m tools.before_after " + shlex.join(sys.argv[1:] if argv is None else argv)
     commit = git("rev-parse", args.before)
     with tempfile.TemporaryDirectory() as folder, worktree(commit, Path(folder) / "before") as before:
         if args.bench:
