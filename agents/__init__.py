@@ -31,8 +31,10 @@ A *spec* names an agent with parameters, for command lines: ``"ismcts:simulation
 ``"my_agent.py:MyAgent:depth=3"``, ``"my_package.agents:MyAgent:label=mine"``
 (:mod:`agents.specs`: the grammar, ``label=``, and the entry-point group
 ``hearts_env.agents`` through which an installed package registers its agents; :func:`names`
-lists them beside the built-ins). Every function here that takes an agent ``name`` takes any
-spec target: a registered name, ``module:Class`` or ``path/to/file.py:Class``.
+lists them beside the built-ins). ``ppo@2026-12`` and ``pimc@2026-12`` are today's strong agents
+kept playable after their defaults move on (:mod:`agents.releases`). Every function here that
+takes an agent ``name`` takes any spec target: a registered name, ``module:Class`` or
+``path/to/file.py:Class``.
 
 :func:`family_defaults` gives, per game family (``"hearts"``, ``"smear"``), the agents that
 training, evaluation and tournaments use when no agent is named.
@@ -65,10 +67,19 @@ def names() -> list[str]:
     return [*REGISTRY, *(name for name in agent_specs.names() if name not in REGISTRY)]
 
 
+def _released(name: str) -> tuple[str, dict[str, Any]]:
+    """A registered ``NAME@RELEASE`` as the agent and its release's parameters
+    (:func:`agents.specs.released`); any other name as it is, with none."""
+    if ":" in name or "/" in name or "\\" in name or name.endswith(".py"):
+        return name, {}
+    return agent_specs.released(name)
+
+
 def agent_class(name: str) -> type[Agent]:
-    """The class ``name`` names: a registered agent, ``module:Class`` or ``path/to/file.py:Class``
-    (``ValueError`` naming what is wrong otherwise, :func:`agents.specs.load_class`)."""
-    return agent_specs.load_class(name)
+    """The class ``name`` names: a registered agent (``ppo``, or a release of one: ``ppo@2026-12``),
+    ``module:Class`` or ``path/to/file.py:Class`` (``ValueError`` naming what is wrong otherwise,
+    :func:`agents.specs.load_class`)."""
+    return agent_specs.load_class(_released(name)[0])
 
 
 def agent_parameters(name: str) -> list[str]:
@@ -76,7 +87,7 @@ def agent_parameters(name: str) -> list[str]:
     keyword-only ones of the built-ins, every keyword one besides ``rules`` of a custom class
     (none listed for a class that takes ``**kwargs``: it accepts any)."""
     cls = agent_class(name)
-    if name in REGISTRY:
+    if _released(name)[0] in REGISTRY:
         signature = inspect.signature(cls.__init__)
         return [p.name for p in signature.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
     return agent_specs.parameters(cls) or []
@@ -101,7 +112,10 @@ def from_rules(name: str, rules: Rules, **params: Any) -> Agent:
     :class:`~agents.specs.ParameterError` (a ``ValueError`` and a ``TypeError``) naming
     the agent, the parameter, the value and what it takes; a constructor failing otherwise than
     with a ``ValueError``, ``TypeError`` or ``ImportError`` is one ``ValueError`` naming the agent
-    and the cause (:func:`agents.specs.construct`)."""
+    and the cause (:func:`agents.specs.construct`). A release (``pimc@2026-12``) brings its
+    parameters; ``params`` given here replace them."""
+    name, pinned = _released(name)
+    params = {**pinned, **params}
     cls = agent_class(name)
     takes_any = name not in REGISTRY and agent_specs.parameters(cls) is None
     unknown = set() if takes_any else set(params) - set(agent_parameters(name))

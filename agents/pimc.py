@@ -43,7 +43,9 @@ engine batch.
   choices games, the table rounded up to a power of two (:func:`search_bytes`). Settings whose
   one decision would exceed it (``worlds`` × the hand size, ``bid_worlds`` × the decisions) are
   refused when the agent is built, before anything is allocated; an ``act`` whose rows together
-  would exceed it searches them in groups that fit, one engine batch each.
+  would exceed it searches them in groups that fit, one engine batch each;
+* ``release`` (default None: today's): ``best`` plays the networks of that release
+  (:mod:`agents.releases`); the spec ``pimc@2026-12`` is that release's whole setting.
 
 Randomness comes from the ``rng`` given to :meth:`act` (a tournament's seeded generator), so a
 tournament with ``pimc`` replays exactly. ``last_ms_per_decision`` and ``decisions`` /
@@ -68,6 +70,8 @@ import numpy as np
 
 from agents.base import Agent, Observation
 from agents.defaults import family_defaults
+from agents.releases import Release
+from agents.releases import release as agent_release
 from agents.shipped import shipped_path
 from hearts_env.core.rules import Rules
 from hearts_env.games import FAMILIES, family
@@ -99,11 +103,12 @@ SPECIALIST = "ppo;network=specialist"
 """The rollout and fallback ``best`` plays where a specialist ships (``;`` for ``:`` in a spec)."""
 
 
-def resolve_player(rules: Rules, name: str, what: str) -> str:
+def resolve_player(rules: Rules, name: str, what: str, release: Release | None = None) -> str:
     """``name`` with the rule-dependent names read: ``"heuristic"`` -> the family's heuristic,
     ``"best"`` -> :data:`SPECIALIST` where a PPO specialist ships for ``rules``' preset and
-    player count and torch imports, else the heuristic (a warning when only torch is missing).
-    Any other name is returned as given; ``what`` names the parameter in the error."""
+    player count and torch imports, else the heuristic (a warning when only torch is missing);
+    with a ``release``, that release's specialist (``ppo;network=specialist;release=…``) where it
+    has one. Any other name is returned as given; ``what`` names the parameter in the error."""
     if not isinstance(name, str) or not name:
         raise ValueError(f"pimc: {what} must be a name or an agent spec, got {name!r}")
     heuristic = family_defaults(rules.game).heuristic  # strategy, smear
@@ -111,10 +116,15 @@ def resolve_player(rules: Rules, name: str, what: str) -> str:
         return heuristic
     if name != "best":
         return name
-    if not shipped_path(rules.preset, rules.num_players).exists():
+    stem = f"{rules.preset}-{rules.num_players}p"
+    if release is None:
+        ships = shipped_path(rules.preset, rules.num_players).exists()
+    else:
+        ships = stem in release.files
+    if not ships:
         return heuristic
     if importlib.util.find_spec("torch") is not None:
-        return SPECIALIST
+        return SPECIALIST if release is None else f"{SPECIALIST};release={release.name}"
     warnings.warn(
         f"pimc: a PPO specialist ships for {rules.preset} with {rules.num_players} players, but "
         f'torch is not installed: the {what} is {heuristic!r} (pip install -e ".[training]" to '
@@ -160,13 +170,17 @@ class PIMCAgent(Agent):
         bid_worlds: int | None = None,
         margin: float = 1.0,
         memory_gb: float = MEMORY_LIMIT_GB,
+        release: str | None = None,
     ) -> None:
         super().__init__(rules)
+        frozen = None if release is None else agent_release(release)
+        self.release = release
+        """The release whose networks ``best`` plays (:mod:`agents.releases`; None: today's)."""
         if not isinstance(worlds, (int, np.integer)) or isinstance(worlds, bool) or worlds < 1:
             raise ValueError(f"pimc: worlds must be a positive int, got {worlds!r}")
         from agents import from_spec  # noqa: PLC0415  (agents imports this module lazily)
 
-        rollout = resolve_player(rules, rollout, "rollout")
+        rollout = resolve_player(rules, rollout, "rollout", frozen)
         record = family(rules)
         # A rollout outside the engine's own players is an agent (a spec: strategy, a checkpoint)
         # that plays every seat of the rollouts from their observations (every rollout is, where
@@ -190,7 +204,7 @@ class PIMCAgent(Agent):
         self.memory_limit = self._memory_limit(memory_gb)  # before any player is built or loaded
         """The bytes one search batch may take (``memory_gb`` GiB)."""
         self.rollout_agent = None if engine_player else from_spec(rollout.replace(";", ":"), rules)
-        self.fallback_spec = resolve_player(rules, fallback, "fallback").replace(";", ":")
+        self.fallback_spec = resolve_player(rules, fallback, "fallback", frozen).replace(";", ":")
         """The fallback agent's spec after ``best`` and ``heuristic`` are read."""
         self.fallback = from_spec(self.fallback_spec, rules)
         self._positions = record.positions.worlds
@@ -247,18 +261,25 @@ class PIMCAgent(Agent):
 
     @classmethod
     def weight_files(
-        cls, rules: Rules, *, rollout: str = "best", fallback: str = "best", **params: Any
+        cls,
+        rules: Rules,
+        *,
+        rollout: str = "best",
+        fallback: str = "best",
+        release: str | None = None,
+        **params: Any,
     ) -> tuple[Path, ...]:
         """The files its rollout and fallback players read (the PPO specialist's, where ``best``
         plays it); an engine rollout (``fast``, ``ducker``...) reads none."""
         del params
+        frozen = None if release is None else agent_release(release)
         from agents import weight_files  # noqa: PLC0415  (agents imports this module lazily)
 
         files: list[Path] = []
         for name, what in ((rollout, "rollout"), (fallback, "fallback")):
             with warnings.catch_warnings():  # building the agent warns when torch is missing
                 warnings.simplefilter("ignore")
-                spec = resolve_player(rules, name, what)
+                spec = resolve_player(rules, name, what, frozen)
             if spec not in ROLLOUTS:  # the engine's players (and their agent namesakes) read none
                 files += [f for f in weight_files(spec.replace(";", ":"), rules) if f not in files]
         return tuple(files)

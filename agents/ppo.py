@@ -22,7 +22,8 @@ observation and mask to the family's vocabulary and the chosen action back. With
 ``checkpoint``, a configuration with no specialist plays the shipped universal network of its
 family (``agents/checkpoints/universal-<family>.pt``) where one ships; :attr:`PPOAgent.network`
 says which one plays, and ``network="universal"`` (the spec ``ppo:network=universal``) plays the
-universal network also where a specialist ships.
+universal network also where a specialist ships. ``release="2026-12"`` (the spec ``ppo@2026-12``,
+:mod:`agents.releases`) plays the networks shipped in that release, checked by their SHA-256.
 
 Policy file (``torch.save`` of a dict, loaded with ``weights_only=True``): ``format``,
 ``preset``, ``num_players``, ``rules`` (``Rules.describe()``), ``obs_size``, ``num_actions``,
@@ -46,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, Observation
+from agents.releases import release as agent_release
 from agents.shipped import network_path, shipped
 from hearts_env.core.rules import Rules
 from hearts_env.games import FAMILIES, family
@@ -249,12 +251,16 @@ class PPOAgent(Agent):
         greedy: bool = True,
         device: str | torch.device = "cpu",
         network: str = "auto",
+        release: str | None = None,
     ) -> None:
         super().__init__(rules)
+        frozen = None if release is None else agent_release(release)  # before any file is read
         if network not in NETWORKS:
             raise ValueError(f"ppo parameter network must be one of {', '.join(NETWORKS)}, got {network!r}")
         if checkpoint is not None and network != "auto":
             raise ValueError("ppo: give checkpoint=PATH or network=..., not both")
+        if checkpoint is not None and release is not None:
+            raise ValueError("ppo: give checkpoint=PATH or release=..., not both")
         if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
             raise TypeError(
                 f"ppo parameter checkpoint must be a path (str or Path) to a policy file, "
@@ -269,7 +275,7 @@ class PPOAgent(Agent):
         """Which network plays: ``"given"`` (``checkpoint``), ``"specialist"`` (shipped for this
         preset and player count) or ``"universal"`` (the family's shipped universal network)."""
         if checkpoint is None:
-            path, self.network = network_path(rules, network)
+            path, self.network = network_path(rules, network, frozen)
             if not path.exists() and self.network == "universal":
                 raise NoShippedCheckpointError(
                     f"agent 'ppo': no universal network ships for the {rules.game} family "
@@ -302,14 +308,20 @@ class PPOAgent(Agent):
 
     @classmethod
     def weight_files(
-        cls, rules: Rules, *, checkpoint: str | Path | None = None, network: str = "auto", **params: Any
+        cls,
+        rules: Rules,
+        *,
+        checkpoint: str | Path | None = None,
+        network: str = "auto",
+        release: str | None = None,
+        **params: Any,
     ) -> tuple[Path, ...]:
-        """The policy file it plays for ``rules``: ``checkpoint``, else the shipped one
-        (:func:`agents.shipped.network_path`)."""
+        """The policy file it plays for ``rules``: ``checkpoint``, else the shipped one of
+        ``release`` or of today (:func:`agents.shipped.network_path`)."""
         del params
         if checkpoint is not None:  # not a path: none (building the agent says what is wrong)
             return (Path(checkpoint),) if isinstance(checkpoint, (str, os.PathLike)) else ()
-        return (network_path(rules, network)[0],)
+        return (network_path(rules, network, None if release is None else agent_release(release))[0],)
 
     @classmethod
     def from_network(

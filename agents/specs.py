@@ -7,6 +7,7 @@ A spec is ``TARGET[:key=value...]``::
     my_package.agents:MyAgent             a class in an importable module
     path/to/my_agent.py:MyAgent:depth=3   a class in a Python file (relative to the cwd, or absolute)
     ppo:checkpoint=runs/hearts-4p/policy.pt:label=mine
+    pimc@2026-12                          a released agent: pimc as the 2026-12 release played it
 
 TARGET names a class that is built as ``Class(rules, **params)``, the way the built-in agents
 are (subclassing :class:`agents.Agent` is the documented way; the class needs an ``act``
@@ -19,6 +20,11 @@ agent's own refusals, passed on) or ``ImportError`` (a missing dependency) is on
 ``ValueError`` naming the spec and the cause (:func:`construct`).
 ``label=NAME`` is accepted by every spec and is not passed to the class: it is the name the
 agent has in tables, JSON, CSV and charts (:func:`labels` gives the default ones).
+
+``NAME@RELEASE`` is a registered agent with the parameters and network files of a release
+(:mod:`agents.releases`, :func:`released`): ``pimc@2026-12`` reads as ``pimc`` with
+``release=2026-12`` and that release's parameters; a parameter written after it replaces the
+release's, ``release=`` cannot be written too.
 
 Registered names resolve through the entry-point group ``hearts_env.agents`` (an installed
 package declares ``my_agent = "my_package.agents:MyAgent"`` under
@@ -48,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from agents import releases
 from hearts_env.core.rules import Rules
 from hearts_env.single import AGENT_GROUP
 
@@ -146,6 +153,9 @@ def parse(spec: str) -> AgentSpec:
             raise ValueError(f"agent spec {spec!r}: {parts[1]!r} is not a class name (write MODULE:Class)")
     else:
         target, rest = parts[0], parts[1:]
+    pinned: dict[str, Any] = {}
+    if ":" not in target and not _is_path(target):
+        target, pinned = released(target)  # an unknown release: one line naming the releases
     params: dict[str, Any] = {}
     texts: dict[str, str] = {}
     label = None
@@ -172,7 +182,19 @@ def parse(spec: str) -> AgentSpec:
         else:
             params[key] = parse_value(value)
     texts.pop(LABEL, None)  # the label is not a parameter of the class
-    return AgentSpec(text, target, params, label, texts)
+    if "release" in pinned and "release" in params:
+        raise ValueError(f"agent spec {spec!r}: the release is given twice (after @ and as release=)")
+    return AgentSpec(text, target, {**pinned, **params}, label, texts)
+
+
+def released(name: str) -> tuple[str, dict[str, Any]]:
+    """``"pimc@2026-12"`` -> ``("pimc", {"release": "2026-12", "worlds": 16, ...})``: the agent and
+    the parameters of its release (:mod:`agents.releases`); a name without ``@`` -> ``(name, {})``.
+    An unknown release is one ``ValueError`` naming the releases there are."""
+    agent, release = releases.split(name)
+    if release is None:
+        return name, {}
+    return agent, {"release": release.name, **release.agents[agent]}
 
 
 def absolute(spec: str) -> str:
