@@ -1,1 +1,3 @@
-"""Throughput measurements and tournaments; the numbers in the README come from here."""
+"""What a user runs to benchmark: the throughput table beside OpenSpiel (``hearts-env bench``,
+:mod:`benchmarks.throughput`), training's rate (:mod:`benchmarks.training_rate`) and the demo
+(``make demo``, :mod:`benchmarks.demo`)."""

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 import tests.test_readme as readme
-from benchmarks import figures
 from tests.test_figures import MEASURED
+from tools import figures
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))

@@ -1,8 +1,8 @@
 """The numbers README.md and results/README.md quote are those of their files in results/.
 
 Every measured figure of the two documents stands in a block rendered by
-:mod:`benchmarks.figures` from the JSON files; these tests fail when a block and its files
-disagree (a file re-measured without ``python -m benchmarks.figures --write``, a number edited
+:mod:`tools.figures` from the JSON files; these tests fail when a block and its files
+disagree (a file re-measured without ``python -m tools.figures --write``, a number edited
 by hand), when a measured number stands outside every block, and when a file does not say which
 runs wrote it. ``benchmarks.reproduce`` checks a few cheap files against today's code.
 """
@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import figures
-from tools import reproduce
+from tools import figures, reproduce
 
 DOCUMENTS = {path.relative_to(figures.ROOT).as_posix(): path for path in figures.DOCUMENTS}
 
@@ -36,7 +35,7 @@ def test_every_block_is_its_files_rendering(name: str) -> None:
         assert figures.blocks(text), f"{name} has no figure blocks"
     stale = figures.stale(path)
     assert not stale, (
-        f"{name}: blocks {stale} differ from their files: run python -m benchmarks.figures --write"
+        f"{name}: blocks {stale} differ from their files: run python -m tools.figures --write"
     )
 
 
@@ -99,7 +98,7 @@ def test_cheap_result_files_reproduce_on_today_s_code(name: str) -> None:
 
 
 def test_every_committed_chart_is_drawn_from_its_json_or_says_what_draws_it() -> None:
-    """``python -m benchmarks.figures --charts`` draws the charts of :func:`figures.charts` again;
+    """``python -m tools.figures --charts`` draws the charts of :func:`figures.charts` again;
     every other PNG under results/ and docs/ is one of :data:`figures.OTHER_CHARTS`."""
     drawn = figures.charts()
     assert set(kind for _, kind in drawn.values()) == set(figures.CHART_RENDERERS)

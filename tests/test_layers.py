@@ -398,7 +398,6 @@ CODE_PATH = re.compile(
 """``"package.module:Name"``: a project module and a name in it, written in a string."""
 CODE_PATHS_ALLOWED = {
     "agents/specs.py": "the built-in agents' table of specs, until the agents find theirs by import",
-    "benchmarks/phase_split.py": "its docstring's command line names the agent by spec, as a user types it",
 }
 """Modules whose strings may name code by ``"module:Name"`` (module -> why). Agent specs a user
 types (help texts, docs) name other packages' modules, not the project's."""

@@ -21,9 +21,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 JUNK = (".git", ".venv", "build", "dist", "runs", "*.egg-info", "__pycache__", ".pytest_cache",
         ".ruff_cache", ".hypothesis")  # fmt: skip
-# What a user imports. ``benchmarks`` is still packaged while its regression tools move out of it.
-PACKAGES = ("hearts_env", "agents", "evaluation", "training", "hearts_cli")
-STILL_PACKAGED = ("benchmarks",)
+# What a user imports, and what a user runs to benchmark (``hearts-env bench``, ``make demo``).
+PACKAGES = ("hearts_env", "agents", "evaluation", "training", "hearts_cli", "benchmarks")
+BENCHMARKS = {"__init__", "throughput", "training_rate", "demo"}
+"""The modules of ``benchmarks``: the throughput table, training's rate and the demo (studies live in
+experiments/, regression tools in tools/)."""
 # The only files beside the modules: the shipped PPO checkpoints, their curves and evaluations.
 PACKAGE_DATA = "agents/checkpoints/"
 RESULTS_LIMIT = 15 * 1024 * 1024
@@ -86,9 +88,18 @@ def names(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 @pytest.mark.slow
 def test_the_wheel_holds_only_the_library_packages(names: list[str]) -> None:
     tops = sorted({PurePosixPath(n).parts[0] for n in names})
-    assert tops == sorted(PACKAGES + STILL_PACKAGED), f"the wheel's top-level folders: {tops}"
+    assert tops == sorted(PACKAGES), f"the wheel's top-level folders: {tops}"
     for lab in ("results", "experiments", "tools", "tests", "docs"):
         assert not [n for n in names if lab in PurePosixPath(n).parts], f"{lab}/ is in the wheel"
+    benchmarks = {PurePosixPath(n).stem for n in names if n.startswith("benchmarks/")}
+    assert benchmarks == BENCHMARKS, f"the wheel's benchmarks: {sorted(benchmarks)}, not {sorted(BENCHMARKS)}"
+
+
+def test_the_repository_s_benchmarks_are_what_a_user_runs() -> None:
+    """A study or a regression tool added to benchmarks/ would be installed: they go to
+    experiments/<question>/ and tools/."""
+    modules = {p.stem for p in (ROOT / "benchmarks").glob("*.py")}
+    assert modules == BENCHMARKS, f"benchmarks/ holds {sorted(modules)}, should be {sorted(BENCHMARKS)}"
 
 
 @pytest.mark.slow

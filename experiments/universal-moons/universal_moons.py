@@ -7,7 +7,7 @@ every seat, for the rate at which it shoots the moon against one of its own seat
 the agent's margin beside the two rates: a network that lets the heuristic shoot far more often
 than the heuristic lets itself loses those deals' points, whatever it does in the others::
 
-    python -m benchmarks.universal_moons --board results/universal/progress_hearts.json \\
+    python experiments/universal-moons/universal_moons.py --board results/universal/progress_hearts.json \\
         --agent 44.7M --out results/universal/moons.json
 
 The cells' records are the files the leaderboard wrote under its ``--dir`` (not committed):
@@ -28,6 +28,9 @@ from evaluation.duplicate import Tournament, TournamentConfig
 from evaluation.provenance import run_record
 from hearts_env.files import write_atomic, write_json
 from hearts_env.presets import make_rules, preset_names
+
+PROG = "python experiments/universal-moons/universal_moons.py"
+"""How this script is run (its help and the command its JSON records)."""
 
 HEARTS_FAMILY = frozenset(preset_names("hearts"))
 """The presets whose rules may have a moon to shoot."""
@@ -107,9 +110,7 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.universal_moons", description=(__doc__ or "").split("\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog=PROG, description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--board", type=Path, default=Path("results/universal/progress_hearts.json"))
     parser.add_argument("--agent", help="the row (default: the board's last)")
     parser.add_argument(
@@ -121,7 +122,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     agent = args.agent or board["agents"][-1]
     if agent not in board["agents"]:
         parser.error(f"--agent {agent!r} is not a row of {args.board} (rows: {', '.join(board['agents'])})")
-    command = "python -m benchmarks.universal_moons " + shlex.join(argv if argv is not None else sys.argv[1:])
+    command = f"{PROG} " + shlex.join(argv if argv is not None else sys.argv[1:])
     rows = moon_rows(board, agent, args.dir)
     references = {r["reference"] for r in rows}
     report = {

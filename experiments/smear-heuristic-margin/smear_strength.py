@@ -7,8 +7,8 @@ the luck of the cards cancels. Each deal's score is the smear side's deal points
 of the other sides' (``Table.deal_points``: every seat carries its side's points); the table
 prints the mean and a 95% confidence interval over the deal pairs::
 
-    python -m benchmarks.smear_strength --deals 2000 --opponents random lowest
-    python -m benchmarks.smear_strength --agent smear:margin=0.5 --presets smear_widow
+    python experiments/smear-heuristic-margin/smear_strength.py --deals 2000 --opponents random lowest
+    python experiments/smear-heuristic-margin/smear_strength.py --agent smear:margin=0.5 --presets smear_widow
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@
 ``main`` and every other row (passing, bids, the named suit, declarations, the moon choice) to
 ``other``, the family's heuristic by default. Played beside ``main`` alone on the same deals, it
 measures how much of ``main``'s margin comes from its card play and how much from its other
-decisions::
+decisions (this folder on ``PYTHONPATH``, so the spec's module is found)::
 
-    hearts-env leaderboard --agents \\
-      "benchmarks.phase_split:PhaseSplit:main=ppo;checkpoint=runs/mine/policy.pt:label=cards-only" \\
+    PYTHONPATH=experiments/phase-split hearts-env leaderboard --agents \\
+      "phase_split:PhaseSplit:main=ppo;checkpoint=runs/mine/policy.pt:label=cards-only" \\
       --presets auction_hearts,chasse_coeur --deals 500
 
 ``main`` and ``other`` are agent specs with ``;`` for the ``:`` inside them (as ``pimc``'s

@@ -6,7 +6,7 @@ trained from the file (``trained["decisions"]``), and draws one panel per config
 margin (the agent's points a deal minus the reference's) with its 95% interval against the
 decisions, and the line at 0 that a better network crosses::
 
-    python -m benchmarks.universal_progress results/universal/progress_hearts.json
+    python experiments/universal-progress/universal_progress.py results/universal/progress_hearts.json
 """
 
 from __future__ import annotations
@@ -124,7 +124,8 @@ def plot(board: dict[str, Any], path: Path, line: Sequence[str] = ()) -> None:
 
 def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.universal_progress", description=(__doc__ or "").split("\n")[0]
+        prog="python experiments/universal-progress/universal_progress.py",
+        description=(__doc__ or "").split("\n")[0],
     )
     parser.add_argument("board", type=Path, help="a leaderboard JSON whose rows are checkpoints of one run")
     parser.add_argument("--png", type=Path, help="default: beside the board, <name>_curves.png")

@@ -8,7 +8,7 @@ or by each shard (``step_random``), with workers also pinned to a core of their 
 process to another). The README's step breakdown comes from this (``--json FILE`` saves every
 number printed, with the command, numpy's version, the machine and the run's commit and date).
 
-Run: ``python -m benchmarks.step_breakdown [--json results/step_breakdown.json]``.
+Run: ``python experiments/step-breakdown/step_breakdown.py [--json results/step_breakdown.json]``.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> None:
                     flush=True,
                 )
     if args.json:
-        command = shlex.join(["python", "-m", "benchmarks.step_breakdown", *argv])
+        command = shlex.join(["python", "experiments/step-breakdown/step_breakdown.py", *argv])
         write_json(args.json, report(command, **measured), indent=2)
 
 

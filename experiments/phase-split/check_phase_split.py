@@ -1,12 +1,15 @@
-"""``benchmarks.phase_split.PhaseSplit``: one agent's decisions in some phases, another's in the rest."""
+"""``PhaseSplit`` (phase_split.py beside this file): one agent's decisions in some phases, another's in
+the rest. Run by hand, not by `make test`:
+`python -m pytest experiments/phase-split/check_phase_split.py`.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from phase_split import PhaseSplit
 
 import agents
-from benchmarks.phase_split import PhaseSplit
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 

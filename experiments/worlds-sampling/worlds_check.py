@@ -8,7 +8,7 @@ other hands and the unseen kitty or stock), the voids the seat has seen (the wor
 holds none of that suit) and the passed cards the receiver still holds. The true world is
 checked the same way, and the sampler's count of worlds must be at least one::
 
-    python -m benchmarks.worlds_check --samples 100000 --json /tmp/worlds_check.json
+    python experiments/worlds-sampling/worlds_check.py --samples 100000 --json /tmp/worlds_check.json
 
 It prints one line a configuration (samples, positions, contradictions, milliseconds a position
 for ``--worlds`` worlds, on average and in the slowest batch) and

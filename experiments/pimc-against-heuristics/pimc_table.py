@@ -6,13 +6,14 @@ written to ``results/pimc/presets_margin1/<preset>.json`` (resumable: run the co
 A time budget is shared by the presets still to play, so a run that must stop early leaves
 every preset with some deals rather than some presets with none. Then the table::
 
-    python -m benchmarks.pimc_table --deals 300 --minutes 60      # play (resumes)
-    python -m benchmarks.pimc_table --report                      # the table from the JSONs
+    python experiments/pimc-against-heuristics/pimc_table.py --deals 300 --minutes 60  # play (resumes)
+    python experiments/pimc-against-heuristics/pimc_table.py --report  # the table from the JSONs
 
 The default spec, ``pimc:worlds=8:margin=1``, is pimc's default setting with 8 worlds (its
 margin written out, as it was not always the default). The table
-(``results/pimc/presets_margin1_table.json`` and ``.md``) records the command and commit.
-``--out DIR`` keeps another setting's tournaments apart (its table: ``DIR_table.json``/``.md``),
+(``results/pimc/presets_margin1_table.json``, rendered by ``python -m tools.figures``) records
+the command and commit.
+``--out DIR`` keeps another setting's tournaments apart (its table: ``DIR_table.json``),
 e.g. ``--spec pimc:worlds=32 --out results/pimc/presets_worlds32``. (``results/pimc/margin0/``
 holds the table of the earlier default, recorded as ``pimc:worlds=8``: margin 0, the heuristic
 as rollout and fallback.)
@@ -33,7 +34,7 @@ from typing import Any
 import agents
 from evaluation.duplicate import Tournament, TournamentConfig
 from hearts_env import make_rules
-from hearts_env.files import write_atomic, write_json
+from hearts_env.files import write_json
 from hearts_env.presets import PRESETS, preset_names
 
 OUT = Path("results/pimc/presets_margin1")
@@ -120,7 +121,7 @@ def report(spec: str, out: Path = OUT) -> dict[str, Any]:
         )
         rows.append(row)
     where = "" if out == OUT else f" --out {out}"
-    command = f"python -m benchmarks.pimc_table --spec {spec}{where} (then --report)"
+    command = f"python experiments/pimc-against-heuristics/pimc_table.py --spec {spec}{where} (then --report)"
     table = {
         "spec": spec,
         "command": command,
@@ -139,44 +140,7 @@ def report(spec: str, out: Path = OUT) -> dict[str, Any]:
     }
     path = table_path(out)
     write_json(path.with_suffix(".json"), table, indent=1)
-    write_atomic(path.with_suffix(".md"), markdown(table))
     return table
-
-
-def markdown(table: dict[str, Any]) -> str:
-    """The table as Markdown (lower points are better in the Hearts family, higher in Smear)."""
-    lines = [
-        f"`{table['spec']}` against the family's best heuristic, one `pimc` seat, duplicate deals "
-        f"(`{table['command']}`, commit `{table['commit'][:12]}`). A difference below 0 is `pimc` "
-        "taking fewer points (Hearts family), above 0 its side making more (Smear).",
-        "",
-        "| preset | players | heuristic | deals | pimc − heuristic | 95% CI | pimc ms/decision | verdict |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for r in table["rows"]:
-        if "deals" not in r:
-            lines.append(
-                f"| {r['preset']} | {r['players']} | {r['heuristic']} | - | - | - | - | {r['not_played']} |"
-            )
-            continue
-        verdict = (
-            "pimc better"
-            if r["pimc_better"]
-            else "heuristic better"
-            if r["heuristic_better"]
-            else "no difference shown"
-        )
-        ms = "-" if r["pimc_ms_per_decision"] is None else f"{r['pimc_ms_per_decision']:.1f}"
-        lines.append(
-            f"| {r['preset']} | {r['players']} | {r['heuristic']} | {r['deals']} "
-            f"| {r['pimc_minus_heuristic']:+.3f} | ±{r['ci95']:.3f} | {ms} | {verdict} |"
-        )
-    lines += [
-        "",
-        f"pimc better (the interval excludes 0) in {table['presets_with_pimc_better']} of the "
-        f"{table['presets_played']} presets played ({table['presets']} presets).",
-    ]
-    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         "--out",
         type=Path,
         default=OUT,
-        help=f"the tournaments' folder (default {OUT}); the table is written beside it as OUT_table.json/.md",
+        help=f"the tournaments' folder (default {OUT}); the table is written beside it as OUT_table.json",
     )
     args = parser.parse_args(argv)
     only = None if args.presets is None else [name.strip() for name in args.presets.split(",")]
@@ -205,7 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.report:
         play(args.spec, args.deals, args.tables, args.minutes, args.seed, only, args.out)
     table = report(args.spec, args.out)
-    print(markdown(table))
+    print(
+        f"pimc better in {table['presets_with_pimc_better']} of {table['presets_played']} presets played; "
+        f"the table: {table_path(args.out).with_suffix('.json')} (python -m tools.figures --write renders it)"
+    )
     return 0
 
 

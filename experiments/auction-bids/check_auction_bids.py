@@ -1,12 +1,15 @@
-"""benchmarks.auction_bids: the accounting of an Auction Hearts seat's bids and points."""
+"""The accounting of an Auction Hearts seat's bids and points (auction_bids.py beside this file).
+
+Run by hand, not by `make test`: `python -m pytest experiments/auction-bids/check_auction_bids.py`.
+"""
 
 from __future__ import annotations
 
 import json
 
+import auction_bids
 import numpy as np
 
-from benchmarks import auction_bids
 from hearts_env.presets import make_rules
 
 

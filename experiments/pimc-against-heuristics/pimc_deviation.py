@@ -2,7 +2,8 @@
 noise. Games of ``strategy`` self-play; at every position each setting is asked for the card and
 compared with the fallback's (the family's heuristic)::
 
-    python -m benchmarks.pimc_deviation --presets black_lady_foster,hearts --json out.json
+    python experiments/pimc-against-heuristics/pimc_deviation.py --presets black_lady_foster,hearts \\
+        --json out.json
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from pimc_table import _commit  # the script beside this one
 
 import agents
-from benchmarks.pimc_table import _commit
 from hearts_env import Table, make_rules
 from hearts_env.files import write_json
 
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.json:
         commit = _commit()
-        command = "python -m benchmarks.pimc_deviation " + " ".join(
+        command = "python experiments/pimc-against-heuristics/pimc_deviation.py " + " ".join(
             argv if argv is not None else sys.argv[1:]
         )
         write_json(args.json, {"command": command, "commit": commit, "worlds": args.worlds, "rows": rows})

@@ -9,7 +9,7 @@ reports the mean deal points, how often it won the auction (a fair share is 1/pl
 winning bid, its card points in the deals it won and lost, how often it bid at all, and the suits
 it named::
 
-    python -m benchmarks.auction_bids --agent ppo:network=universal \\
+    python experiments/auction-bids/auction_bids.py --agent ppo:network=universal \\
         --json results/universal/auction_bids.json
 
 The points are each deal's own (one deal, no game), the seat's mean minus the heuristic seat's
@@ -121,7 +121,7 @@ def markdown(result: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.auction_bids", description=__doc__.split("\n")[0]
+        prog="python experiments/auction-bids/auction_bids.py", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--agent", default="ppo:network=universal", help="the agent spec in the one seat")
     parser.add_argument("--deals", type=int, default=2000, help="single deals at each player count")
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--players: {PRESET} is played by {PRESETS[PRESET].counts}, not {n}")
     result = measure(args.agent, args.deals, args.seed, counts)
     result["run"] = run_record(
-        "python -m benchmarks.auction_bids " + " ".join(sys.argv[1:] if argv is None else argv)
+        "python experiments/auction-bids/auction_bids.py " + " ".join(sys.argv[1:] if argv is None else argv)
     )
     text = markdown(result)
     print(text)

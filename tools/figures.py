@@ -4,9 +4,9 @@ Every table or sentence of measured numbers in those documents sits between two 
 ``<!-- figure: NAME -->`` and ``<!-- /figure -->``, and :data:`FIGURES` renders NAME from the
 files it reads, so a number in a document is always the one in its file::
 
-    python -m benchmarks.figures            # which blocks differ from their files (exit 1 if any)
-    python -m benchmarks.figures --write    # rewrite the blocks from the files
-    python -m benchmarks.figures --charts   # draw the committed charts again from their JSON (charts())
+    python -m tools.figures            # which blocks differ from their files (exit 1 if any)
+    python -m tools.figures --write    # rewrite the blocks from the files
+    python -m tools.figures --charts   # draw the committed charts again from their JSON (charts())
 
 ``tests/test_figures.py`` checks that every block equals its rendering, that no measured number
 (``a ± b``, decisions per second) stands outside a block, and that every file a block reads
@@ -768,7 +768,7 @@ def pimc_margin0() -> str:
         f"{_against_ismcts(_ismcts_matches('pimc/margin0'))}. On one core: {one_core:.1f} ms a "
         f"decision. The shipped PPO agents (100 deals each): {'; '.join(ppo)}. With 8 worlds, better "
         f"than the family's heuristic in {table['presets_with_pimc_better']} of the "
-        f"{table['presets_played']} presets (`results/pimc/margin0/presets_table.md`)."
+        f"{table['presets_played']} presets (`results/pimc/margin0/presets_table.json`)."
     )
 
 
@@ -808,21 +808,52 @@ def pimc_ppo() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _pimc_presets_table(table: dict[str, Any]) -> str:
+    """A table of ``experiments/pimc-against-heuristics/pimc_table.py`` as Markdown (lower points
+    are better in the Hearts family, higher in Smear)."""
+    lines = [
+        f"`{table['spec']}` against the family's best heuristic, one `pimc` seat, duplicate deals "
+        f"(`{table['command']}`, commit `{table['commit'][:12]}`). A difference below 0 is `pimc` "
+        "taking fewer points (Hearts family), above 0 its side making more (Smear).",
+        "",
+        "| preset | players | heuristic | deals | pimc − heuristic | 95% CI | pimc ms/decision | verdict |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in table["rows"]:
+        if "deals" not in r:
+            lines.append(
+                f"| {r['preset']} | {r['players']} | {r['heuristic']} | - | - | - | - | {r['not_played']} |"
+            )
+            continue
+        verdict = (
+            "pimc better"
+            if r["pimc_better"]
+            else "heuristic better"
+            if r["heuristic_better"]
+            else "no difference shown"
+        )
+        ms = "-" if r["pimc_ms_per_decision"] is None else f"{r['pimc_ms_per_decision']:.1f}"
+        lines.append(
+            f"| {r['preset']} | {r['players']} | {r['heuristic']} | {r['deals']} "
+            f"| {r['pimc_minus_heuristic']:+.3f} | ±{r['ci95']:.3f} | {ms} | {verdict} |"
+        )
+    lines += [
+        "",
+        f"pimc better (the interval excludes 0) in {table['presets_with_pimc_better']} of the "
+        f"{table['presets_played']} presets played ({table['presets']} presets).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def pimc_presets() -> str:
     """results/README.md: the earlier default against the family's heuristic in every preset."""
-    table = load("pimc/margin0/presets_table.json")
-    from benchmarks.pimc_table import markdown  # noqa: PLC0415
-
-    return markdown(table)
+    return _pimc_presets_table(load("pimc/margin0/presets_table.json"))
 
 
 def pimc_presets_margin1() -> str:
     """results/README.md: the default with 8 worlds, ``pimc:worlds=8:margin=1``, against the
     family's heuristic in every preset."""
-    table = load("pimc/presets_margin1_table.json")
-    from benchmarks.pimc_table import markdown  # noqa: PLC0415
-
-    return markdown(table)
+    return _pimc_presets_table(load("pimc/presets_margin1_table.json"))
 
 
 def pimc_margin_matches() -> str:
@@ -979,7 +1010,7 @@ CHART_RENDERERS = {
 OTHER_CHARTS = {
     "results/bf16_training/hearts-4p-*.png": "a learning curve (training.logs.plot_learning_curve)",
     "results/lean_network/hearts-4p-*.png": "a learning curve (training.logs.plot_learning_curve)",
-    "results/universal/*_curves.png": "python -m benchmarks.universal_progress (history/checkpoints.json)",
+    "results/universal/*_curves.png": "experiments/universal-progress/universal_progress.py",
     "docs/replay.png": "a browser's screenshot of hearts-env replay's page (the command: docs/replay.md)",
 }
 """The committed PNGs under results/ and docs/ that :data:`CHART_RENDERERS` do not draw, and what
