@@ -46,8 +46,9 @@ silent partner) and its mean deal points in them.
 Random streams: the agents' random numbers of a round come from one generator for the whole
 batch (``streams=1``, the default), so which numbers a game gets depends on every other game.
 ``streams=S`` splits the tables into S contiguous groups, each with its own generator per round:
-the groups are independent, and :mod:`evaluation.ray_pool` plays them on Ray actors (one code
-path, :class:`RoundPlayer`) with a report identical to this process's for the same configuration.
+the groups are independent, and a pool of workers (:mod:`hearts_env.parallel`: processes on this
+machine, or Ray actors) plays them apart (one code path, :class:`RoundPlayer`) with a report
+identical to this process's for the same configuration.
 
 Recorded deals: ``record_deals=N`` keeps the first N deals' plays in the report
 (``recorded_deals``): each deal's cards as dealt, its dealer and pass, and for every seating the
@@ -103,6 +104,7 @@ from evaluation.seating import rotation_offsets, rotations, seating, team_positi
 from hearts_env.core.rules import PASS_DIRECTIONS, Rules
 from hearts_env.games import family
 from hearts_env.games.hearts.stock import stock_order
+from hearts_env.parallel import Pool
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 
@@ -343,16 +345,17 @@ class Tournament:
         self,
         max_rounds: int | None = None,
         time_limit_s: float | None = None,
-        pool: Any = None,
+        pool: Pool | None = None,
         bar: Any = None,
     ) -> dict[str, Any]:
         """Play the remaining rounds and return the report (see :meth:`report`).
 
         ``max_rounds``: play at most this many rounds now; ``time_limit_s``: start no new round
         after this many seconds. Either way the JSON file lets a later run go on. ``pool``: where
-        the rounds are played (None: here), an object whose ``rounds(tournament, ks)`` yields
-        :meth:`RoundPlayer.play`'s results of the rounds ``ks`` in order, such as
-        :class:`evaluation.ray_pool.RayPool`; they are scored here, so the report is the same.
+        the rounds are played (None: here, on one table), a :class:`hearts_env.parallel.Pool`
+        (``make("processes", workers=4)``, ``make("ray", address="auto")``, ``make("serial")``)
+        whose workers each play whole random streams (at most :attr:`TournamentConfig.streams`
+        workers) while this process scores the rounds: the report is the same as here.
         ``bar``: a progress bar to count this run's deals on, left open (a leaderboard's, over
         its cells); None: the tournament's own (:attr:`progress`), counted from the deals saved.
 
@@ -369,7 +372,7 @@ class Tournament:
             self.tables, self._deal_steps(), len(todo) * self.tables, self.config.rounds * self.tables,
             self.agent_labels, announce=self.progress, hint=self.hint, limit_s=time_limit_s,
         )  # fmt: skip
-        results = pool.rounds(self, todo) if pool is not None else self._local_rounds(todo, count)
+        results = self._pooled_rounds(pool, todo) if pool is not None else self._local_rounds(todo, count)
         if len(todo):
             self.runs.append(run_record(self.command))
         began = time.perf_counter()
@@ -421,6 +424,34 @@ class Tournament:
             for k in todo
             if player
         )
+
+    def _pooled_rounds(self, pool: Pool, todo: range) -> Iterator[dict[str, np.ndarray]]:
+        """The rounds ``todo`` played by ``pool``'s workers, each a :class:`StreamPlayer` of
+        whole streams, merged in table order; the next round is asked for while this one is
+        scored. The agents are built here first: one that cannot be built fails in one line,
+        before any worker starts."""
+        if not len(todo):
+            return
+        for name in self.names:
+            build_agent(name, self.rules)
+        config = asdict(self.config)
+        state = self.record["table_state"] if todo.start > 0 else None
+        streams = self.stream_tables
+
+        def shares(count: int) -> list[tuple[Any, ...]]:
+            parts = np.array_split(np.arange(len(streams)), count)
+            return [(config, streams[int(p[0])].start, streams[int(p[-1])].stop, state) for p in parts]
+
+        workers = pool.start(StreamPlayer, shares, most=len(streams))
+        owed: dict[int, Any] = {}
+        try:
+            for k in todo:
+                for ahead in (k, k + 1):
+                    if ahead in todo and ahead not in owed:
+                        owed[ahead] = workers.send("play", ahead)
+                yield merge_rounds(workers.receive(owed.pop(k)))
+        finally:
+            workers.close(at_once=bool(owed))  # stopped early: the round played ahead is not wanted
 
     def _score_round(self, info: dict[str, np.ndarray]) -> None:
         """Add one round's results (:meth:`RoundPlayer.play`, every table) to the record."""
@@ -563,7 +594,7 @@ class Tournament:
 class RoundPlayer:
     """Plays rounds of a :class:`Tournament` on some of its tables and returns what happened,
     unscored (:meth:`Tournament._score_round` scores it): the one code path of a run in this
-    process (every table) and of each Ray actor (:mod:`evaluation.ray_pool`: whole streams).
+    process (every table) and of each worker of a pool (:class:`StreamPlayer`: whole streams).
 
     ``tables``: the contiguous tables played (whole streams of ``tournament.stream_tables``);
     ``table``: the :class:`Table` to play on (default: a new one for these tables' rows)."""
@@ -780,6 +811,23 @@ class _DealRecorder:
             }
             for head, rows in zip(self.head, self.rows)
         ]
+
+
+class StreamPlayer:
+    """A pool worker's share of a tournament (:meth:`Tournament.run` with ``pool``): the rounds
+    of tables ``start:stop`` (whole streams). ``config``: the :class:`TournamentConfig` as a
+    dict; ``state``: the record's ``table_state`` to resume from (None: the tournament starts
+    here)."""
+
+    def __init__(self, config: dict[str, Any], start: int, stop: int, state: dict | None) -> None:
+        tournament = Tournament(TournamentConfig(**config), progress=False)
+        self.player = RoundPlayer(tournament, range(start, stop))
+        self.state = state
+
+    def play(self, k: int) -> dict[str, np.ndarray]:
+        """Round ``k`` of these tables (:meth:`RoundPlayer.play`)."""
+        state, self.state = self.state, None  # restored once: the table carries on from there
+        return self.player.play(k, state)
 
 
 _SUMMED = ("illegal", "decisions", "act_s")

@@ -1,7 +1,7 @@
 """PPO rollouts on Ray actors (``hearts-env train --ray ADDRESS --ray-actors N``).
 
 Ray is an optional extra (``pip install -e ".[ray]"`` in the hearts-env checkout), imported only
-when a run asks for it (through :func:`evaluation.ray_pool.connect`).
+when a run asks for it (the ``"ray"`` backend of :mod:`hearts_env.parallel`, which runs the actors).
 
 The ``num_games`` games are shared out among the actors (:class:`RolloutWorker`, one CPU each):
 each has its own :class:`hearts_env.table.Table`, :class:`training.rollout.League` (who holds each
@@ -17,7 +17,6 @@ every actor's games (:meth:`RayRollouts.state_dict`), so it resumes exactly, wit
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ import torch
 
 from agents.ppo import PolicyValueNet
 from evaluation.flags import non_negative_int
+from hearts_env.parallel import WorkerError, Workers, make
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 from training.checkpoint import pack_table, unpack_table
@@ -136,9 +136,10 @@ def join(parts: list[Rollout]) -> Rollout:
 
 
 class RayRollouts:
-    """The rollouts of a run on Ray actors (:func:`training.ppo.train` with ``args.ray``).
+    """The rollouts of a run on Ray actors (:func:`training.ppo.train` with ``args.ray``): a
+    :mod:`hearts_env.parallel` pool with the ``"ray"`` backend, one :class:`RolloutWorker` each.
 
-    ``address``: ``local``, ``auto`` or a cluster address (:func:`evaluation.ray_pool.connect`);
+    ``address``: ``local``, ``auto`` or a cluster address (:mod:`hearts_env.parallel`);
     ``actors``: how many (0: one per CPU of the cluster, at most ``num_games``). Nothing connects
     before :meth:`start`; :meth:`close` stops the actors and disconnects."""
 
@@ -146,10 +147,8 @@ class RayRollouts:
         from evaluation.ray_pool import import_ray
 
         import_ray()  # not installed: say so before anything runs
-        self.address, self.actors = address, non_negative_int.check("ray_actors", actors)
-        self._stack = contextlib.ExitStack()
-        self.ray: Any = None
-        self.workers: list[Any] = []
+        self.pool = make("ray", workers=non_negative_int.check("ray_actors", actors), address=address)
+        self.workers: Workers | None = None
         self.games: list[int] = []
         self._pool_sent: tuple[int, ...] | None = None
 
@@ -157,57 +156,52 @@ class RayRollouts:
         """Connect and start the actors for ``net``'s shape; ``saved``: a checkpoint's ``ray`` entry
         to resume (the same number of actors, with ``league``'s past policies), or None.
         ``ValueError`` naming ``path`` when it does not fit."""
-        from evaluation.ray_pool import actor_count, connect
+        plain, shape = asdict(args), (net.obs_size, net.num_actions)
 
-        self.ray = ray = self._stack.enter_context(connect(self.address))
-        count = actor_count(ray, self.actors, args.num_games)
-        if saved is not None:
-            if not isinstance(saved, dict) or not isinstance(saved.get("workers"), list):
-                raise ValueError(f"{path} is not a usable training checkpoint: its 'ray' entry is not one")
-            if len(saved["workers"]) != count:
-                raise ValueError(
-                    f"{path} was trained with {len(saved['workers'])} Ray actors, this run would have "
-                    f"{count}: resume with --ray-actors {len(saved['workers'])}"
-                )
-        self.games = [len(part) for part in np.array_split(np.arange(args.num_games), count)]
-        plain = asdict(args)
-        remote = ray.remote(num_cpus=1)(RolloutWorker)
-        shape = (net.obs_size, net.num_actions)
-        self.workers = [remote.remote(plain, games, i, *shape) for i, games in enumerate(self.games)]
+        def shares(count: int) -> list[tuple[Any, ...]]:
+            if saved is not None:
+                if not isinstance(saved, dict) or not isinstance(saved.get("workers"), list):
+                    raise ValueError(
+                        f"{path} is not a usable training checkpoint: its 'ray' entry is not one"
+                    )
+                if len(saved["workers"]) != count:
+                    raise ValueError(
+                        f"{path} was trained with {len(saved['workers'])} Ray actors, this run would have "
+                        f"{count}: resume with --ray-actors {len(saved['workers'])}"
+                    )
+            self.games = [len(part) for part in np.array_split(np.arange(args.num_games), count)]
+            return [(plain, games, i, *shape) for i, games in enumerate(self.games)]
+
+        self.workers = self.pool.start(RolloutWorker, shares, most=args.num_games)
         if saved is not None:
             pool = [_cpu(state) for state in league.pool_states]
             self._pool_sent = tuple(id(state) for state in league.pool_states)
-            ray.get([
-                worker.load_state_dict.remote(state, pool, f"{path} (Ray actor {i})")
-                for i, (worker, state) in enumerate(zip(self.workers, saved["workers"]))
-            ])  # fmt: skip
-        ray.get([worker.state_dict.remote() for worker in self.workers])  # every actor is up
+            loads = [(state, pool, f"{path} (Ray actor {i})") for i, state in enumerate(saved["workers"])]
+            try:
+                self.workers.call_each("load_state_dict", loads)
+            except WorkerError as error:  # the actor's ValueError names the checkpoint
+                raise error.error from None
 
     def collect(self, net: PolicyValueNet, league: League, imitation: bool) -> Rollout:
         """One rollout of every actor with ``net``'s weights and ``league``'s past policies, joined."""
-        ray = self.ray
-        weights = ray.put(_cpu(net.state_dict()))
         key = tuple(id(state) for state in league.pool_states)
         pool = None
         if key != self._pool_sent:
-            pool = ray.put([_cpu(state) for state in league.pool_states])
+            pool = [_cpu(state) for state in league.pool_states]
             self._pool_sent = key
-        return join(ray.get([worker.collect.remote(weights, pool, imitation) for worker in self.workers]))
+        return join(self.workers.call("collect", _cpu(net.state_dict()), pool, imitation))
 
     def state_dict(self) -> dict[str, Any]:
         """The checkpoint's ``ray`` entry: the number of actors, their games and their states
         (tensors and plain values); the past policies are the league's."""
-        states = self.ray.get([worker.state_dict.remote() for worker in self.workers])
+        states = self.workers.call("state_dict")
         return {"actors": len(self.workers), "games": list(self.games), "workers": states}
 
     def close(self) -> None:
         """Stop the actors and disconnect (a Ray started by the caller stays connected)."""
-        if self.ray is not None:
-            for worker in self.workers:
-                self.ray.kill(worker)
-        self.workers = []
-        self._stack.close()
-        self.ray = None
+        if self.workers is not None:
+            self.workers.close()
+        self.workers = None
 
 
 def _cpu(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:

@@ -5,9 +5,7 @@ and :func:`vector_env`, which makes one."""
 from __future__ import annotations
 
 import multiprocessing as mp
-import time
 from collections.abc import Callable, Mapping, Sequence
-from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 import gymnasium
@@ -18,6 +16,7 @@ from hearts_env import spaces
 from hearts_env.core.bits import ZERO
 from hearts_env.core.formats import check_format
 from hearts_env.games.hearts.engine import action_bits
+from hearts_env.parallel import WorkerError, Workers, make
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
 from hearts_env.universal import UniversalView, check_layout, universal_space, universal_view
@@ -30,7 +29,7 @@ from hearts_env.vector.checks import (
     parse_autoreset_mode,
 )
 from hearts_env.vector.shard import Shard
-from hearts_env.vector.worker import RENDER, STEP, STEP_RANDOM, Worker, start_worker, stop_workers
+from hearts_env.vector.worker import ShardWorker
 
 
 class HeartsVectorEnv(VectorEnv):
@@ -83,7 +82,7 @@ class HeartsVectorEnv(VectorEnv):
         illegal_action: str = "raise",
         **options: Any,
     ) -> None:
-        self._workers: list[Worker] = []
+        self._workers: Workers | None = None  # the worker processes (hearts_env.parallel)
         self._broken: str | None = None  # why the env is unusable, once it is
         check_arguments(
             num_envs, num_workers, copy, render_mode, reward, start_method, worker_timeout, worker_spin
@@ -162,7 +161,7 @@ class HeartsVectorEnv(VectorEnv):
     @property
     def worker_pids(self) -> tuple[int, ...]:
         """Process ids of the worker processes (empty without workers or once closed)."""
-        return tuple(w.process.pid for w in self._workers)
+        return self._workers.pids if self._workers is not None else ()
 
     def _sizes(self) -> tuple[Any, ...]:
         """The arguments of :meth:`Buffers.layout`: the observation's width and dtype by format."""
@@ -177,18 +176,18 @@ class HeartsVectorEnv(VectorEnv):
     def _start_workers(self, start_method: str | None) -> None:
         # fork starts fast and needs no ``if __name__ == "__main__"`` guard; workers use NumPy only.
         method = start_method or ("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        context = mp.get_context(method)
         # A RawArray lives as long as any array made from it: no view can outlive the memory.
-        memory = context.RawArray("B", Buffers.nbytes(*self._sizes()))
+        memory = mp.get_context(method).RawArray("B", Buffers.nbytes(*self._sizes()))
         self._buffers = Buffers.allocate(*self._sizes(), memory=memory)
-        setup = (memory, self.rules, self.settings, self._sizes())
-        setup += (self._next_step, self.obs_format, self.worker_spin)
-        try:
-            for number, (lo, hi) in enumerate(zip(self._bounds[1:-1], self._bounds[2:]), start=1):
-                self._workers.append(start_worker(context, number, lo, hi, setup))
-        except BaseException:
-            self._stop_workers(graceful=False)
-            raise
+        pool = make("processes", timeout=self.worker_timeout, start_method=method, spin=self.worker_spin)
+        cuts = list(zip(self._bounds[1:-1], self._bounds[2:]))
+        common = (self.rules, self.settings, self._sizes(), self._next_step, self.obs_format)
+        self._workers = pool.start(
+            ShardWorker,
+            [(memory, lo, hi, *common) for lo, hi in cuts],
+            names=[f"worker {number}" for number in range(1, len(cuts) + 1)],  # shard 0 is this process's
+            notes=[f"games {lo}..{hi - 1}" for lo, hi in cuts],
+        )
 
     def _fail(self, why: str) -> None:
         """Mark the env unusable (the first reason is kept)."""
@@ -198,46 +197,56 @@ class HeartsVectorEnv(VectorEnv):
     def _call(
         self,
         what: str,
-        messages: Sequence[tuple[Worker, bytes]],
         local: Callable[[], Any] | None = None,
         changes_state: bool = False,
+        args: tuple[Any, ...] = (),
+        each: Sequence[tuple[Any, ...]] | None = None,
+        to: Sequence[int] | None = None,
     ) -> tuple[Any, list[Any]]:
-        """Send each worker its (pickled) message, run ``local`` meanwhile, then read every reply.
+        """Ask the workers (those in ``to``; all by default) for ``what(*args)`` (or worker
+        ``i`` for ``what(*each[i])``), run ``local`` meanwhile, then read every answer.
 
-        Every message sent has its reply read whatever fails (``local`` raising included), so
-        no stale reply is left in a pipe. Returns ``local``'s result and the workers' values.
-        A request that ``changes_state`` and fails part-way leaves the shards out of step: the
-        env is then unusable (the callers validate everything first, so only faults get here).
+        Every answer owed is read whatever fails (``local`` raising included), so none is left
+        in a pipe. Returns ``local``'s result and the workers' values. A request that
+        ``changes_state`` and fails part-way leaves the shards out of step: the env is then
+        unusable (the callers validate everything first, so only faults get here). A dead or
+        late worker makes it unusable whatever the request.
         """
-        sent: list[Worker] = []
-        replies: list[tuple[Worker, tuple[str, Any]]] = []
-        answered = False
+        workers = self._workers
+        ticket = None
+        if workers is not None and (to is None or to):
+            try:
+                ticket = (
+                    workers.send_each(what, each) if each is not None else workers.send(what, *args, to=to)
+                )
+            except BaseException as error:
+                self._fail_with(workers, error, what, changes_state and workers.broken is not None)
+                raise
+        values: list[Any] = []
         try:
             try:
-                for worker, payload in messages:
-                    worker.send(payload, self._fail)
-                    sent.append(worker)
                 result = local() if local is not None else None
             finally:
-                deadline = time.monotonic() + self.worker_timeout
-                replies = [
-                    (worker, worker.receive(what, deadline, self.worker_timeout, self._fail))
-                    for worker in sent
-                ]
-                answered = True
-        except BaseException as error:
-            if changes_state or not answered:
-                self._fail(f"{what}() failed part-way ({type(error).__name__}: {error})")
-            raise
-        for worker, (status, value) in replies:
-            if status != "error":
-                continue
+                if ticket is not None:
+                    values = workers.receive(ticket)
+        except WorkerError as error:
             if not changes_state:
-                raise value
-            message = f"{worker.name()} failed in {what}() ({type(value).__name__}: {value})"
-            self._fail(message)
-            raise RuntimeError(f"{message}; close() this env and make a new one") from value
-        return result, [value for _, (_, value) in replies]
+                raise error.error from None
+            self._fail(str(error))
+            raise RuntimeError(f"{error}; close() this env and make a new one") from error.error
+        except BaseException as error:
+            self._fail_with(workers, error, what, True)
+            raise
+        return result, values
+
+    def _fail_with(self, workers: Workers | None, error: BaseException, what: str, part_way: bool) -> None:
+        """After ``error`` in a request: mark the env unusable when a worker died or was late
+        (the pool's message, raised again with what to do) or when the request failed part-way."""
+        if workers is not None and workers.broken is not None and workers.broken == str(error):
+            self._fail(workers.broken)
+            raise type(error)(f"{error}; close() this env and make a new one") from None
+        if part_way:
+            self._fail(f"{what}() failed part-way ({type(error).__name__}: {error})")
 
     def _usable(self, what: str) -> None:
         """Refuse to run ``what`` on a closed or broken env."""
@@ -268,27 +277,19 @@ class HeartsVectorEnv(VectorEnv):
             self._local.table.parse_reset(seed, part, num_games=hi - lo)  # every shard has the same rules
         if not self._workers:
             out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
-            self._call("reset", [], lambda: self._local.reset(out, seed, options), changes_state=True)
+            self._call("reset", lambda: self._local.reset(out, seed, options), changes_state=True)
         else:
             out = self._buffers
             seeds: list[int | None] = [None] * self.num_workers
             if seed is not None:
                 children = np.random.SeedSequence(int(seed)).spawn(self.num_workers)
                 seeds = [int(child.generate_state(1)[0]) for child in children]
-            try:
-                payloads = [
-                    bytes(ForkingPickler.dumps(("reset", s, part))) for s, part in zip(seeds[1:], parts[1:])
-                ]
-            except Exception as error:
-                raise TypeError(
-                    f"reset options must be picklable to reach the worker processes: {error}"
-                ) from None
             local = self._bounds[1]
             self._call(
                 "reset",
-                list(zip(self._workers, payloads)),
                 lambda: self._local.reset(out.rows(0, local), seeds[0], parts[0]),
                 changes_state=True,
+                each=list(zip(seeds[1:], parts[1:])),  # unpicklable options: refused before any is sent
             )
         self._started = True
         self._last = out
@@ -328,7 +329,7 @@ class HeartsVectorEnv(VectorEnv):
         if self._workers:
             self._buffers.actions[:] = actions  # the workers read their games' actions here
         local = self._bounds[1]
-        out, ended = self._step_shards("step", STEP, lambda rows: self._local.step(actions[:local], rows))
+        out, ended = self._step_shards("step", lambda rows: self._local.step(actions[:local], rows))
         return self._outputs(out, ended)
 
     def step_random(
@@ -345,25 +346,21 @@ class HeartsVectorEnv(VectorEnv):
         self._usable("step_random")
         if not self._started:
             raise RuntimeError("step_random() before reset(): call reset() first")
-        out, ended = self._step_shards("step_random", STEP_RANDOM, self._local.step_random)
+        out, ended = self._step_shards("step_random", self._local.step_random)
         results = self._outputs(out, ended)
         played = self._get(out.actions)
         results[-1]["actions"] = self.universal.actions[played] if self.universal else played
         return results
 
-    def _step_shards(
-        self, what: str, payload: bytes, local: Callable[[Buffers], bool]
-    ) -> tuple[Buffers, bool]:
-        """Every shard steps at once: the workers on ``payload``, this process ``local(rows)`` on
+    def _step_shards(self, what: str, local: Callable[[Buffers], bool]) -> tuple[Buffers, bool]:
+        """Every shard steps at once: the workers on ``what``, this process ``local(rows)`` on
         its own rows of the step's buffers. Returns the buffers and whether any deal ended."""
         if self._workers:
             out = self._buffers
-            messages = [(worker, payload) for worker in self._workers]
         else:
             out = self._buffers if self._persistent else Buffers.allocate(*self._sizes())
-            messages = []
         rows = out.rows(0, self._bounds[1]) if self._workers else out
-        ended, answers = self._call(what, messages, lambda: local(rows), changes_state=True)
+        ended, answers = self._call(what, lambda: local(rows), changes_state=True)
         return out, bool(ended or any(answers))
 
     def _outputs(
@@ -443,9 +440,8 @@ class HeartsVectorEnv(VectorEnv):
         if shard == 0:
             message = self._local.explain(game, action)
         else:
-            worker = self._workers[shard - 1]
-            payload = bytes(ForkingPickler.dumps(("explain", game - worker.lo, action)))
-            (_, [message]) = self._call("explain", [(worker, payload)])
+            args = (game - self._bounds[shard], action)
+            (_, [message]) = self._call("explain", args=args, to=[shard - 1])
         raise ValueError(f"game {game} ({self._agent(game)}): {message}")
 
     # ------------------------------------------------------------------ outputs
@@ -494,7 +490,7 @@ class HeartsVectorEnv(VectorEnv):
             return None
         self._usable("render")
         texts = [render_text(self._local.table, g) for g in range(self._bounds[1])]
-        _, shards = self._call("render", [(worker, RENDER) for worker in self._workers])
+        _, shards = self._call("render")
         return tuple(texts + [text for shard in shards for text in shard])
 
     # ------------------------------------------------------------------ closing
@@ -505,11 +501,12 @@ class HeartsVectorEnv(VectorEnv):
         self._buffers = None  # the memory goes once no returned view uses it
 
     def _stop_workers(self, graceful: bool) -> None:
-        workers, self._workers = self._workers, []
-        stop_workers(workers, graceful, self.worker_timeout)
+        workers, self._workers = self._workers, None
+        if workers is not None:
+            workers.close(at_once=not graceful)
 
     def __del__(self) -> None:
-        if getattr(self, "_workers", None):
+        if getattr(self, "_workers", None) is not None:
             try:
                 self.close()
             except Exception:  # interpreter shutdown: the workers are daemons and end with us
