@@ -1,10 +1,10 @@
-"""The numbers README.md and results/README.md quote are those of their files in results/.
+"""The numbers README.md, results/README.md, the docs and the experiments quote are those of their files.
 
-Every measured figure of the two documents stands in a block rendered by
-:mod:`tools.figures` from the JSON files; these tests fail when a block and its files
+Every measured figure of those documents stands in a block rendered by :mod:`tools.figures`
+from the JSON files its table names; these tests fail when a block and its files
 disagree (a file re-measured without ``python -m tools.figures --write``, a number edited
 by hand), when a measured number stands outside every block, and when a file does not say which
-runs wrote it. ``benchmarks.reproduce`` checks a few cheap files against today's code.
+runs wrote it. ``tools.reproduce`` checks a few cheap files against today's code.
 """
 
 from __future__ import annotations
@@ -70,21 +70,25 @@ def _run_records(data: object) -> list:
     return data.get("runs", []) if isinstance(data, dict) else []
 
 
-def test_every_file_a_figure_reads_records_its_runs() -> None:
-    figures.READ.clear()
-    for render in figures.FIGURES.values():
+def test_every_figure_renders_from_files_that_record_their_runs() -> None:
+    """Each figure's inputs (:data:`figures.FIGURES`) exist, and each file says which runs wrote it."""
+    for name in figures.FIGURES:
         try:
-            render()
+            figures.render_figure(name)
         except FileNotFoundError as error:
-            pytest.fail(f"a figure reads a file that is not there: {error}")
-    assert figures.READ
-    for path in sorted(figures.READ):
+            pytest.fail(f"the figure {name} reads a file that is not there: {error}")
+    for path in figures.inputs():
         runs = _run_records(figures._load(path))
         where = path.relative_to(figures.ROOT)
         assert runs, f"{where} records no runs (command, commit, date)"
         for run in runs:
             assert run.get("command"), f"{where}: a run without its command"
             assert "commit" in run and str(run.get("date", "")).startswith("20"), f"{where}: {run}"
+
+
+def test_a_glob_that_matches_nothing_is_a_missing_file() -> None:
+    with pytest.raises(FileNotFoundError, match="no file matches"):
+        figures.read("results/nosuch/*.json")
 
 
 @pytest.mark.parametrize(

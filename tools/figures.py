@@ -1,16 +1,18 @@
-"""The figures README.md, results/README.md and docs/*.md quote, rendered from the JSON files in results/.
+"""The figures README.md, results/README.md, docs/*.md and experiments/*/README.md quote, each
+rendered from the JSON files it reads.
 
 Every table or sentence of measured numbers in those documents sits between two markers,
-``<!-- figure: NAME -->`` and ``<!-- /figure -->``, and :data:`FIGURES` renders NAME from the
-files it reads, so a number in a document is always the one in its file::
+``<!-- figure: NAME -->`` and ``<!-- /figure -->``; :data:`FIGURES` is the one table of
+NAME -> (its input files, its renderer), so a number in a document is always the one in its
+file::
 
     python -m tools.figures            # which blocks differ from their files (exit 1 if any)
     python -m tools.figures --write    # rewrite the blocks from the files
     python -m tools.figures --charts   # draw the committed charts again from their JSON (charts())
 
 ``tests/test_figures.py`` checks that every block equals its rendering, that no measured number
-(``a ± b``, decisions per second) stands outside a block, and that every file a block reads
-records the commands, commits and dates of the runs that wrote it.
+(``a ± b``, decisions per second) stands outside a block, and that every input file records the
+commands, commits and dates of the runs that wrote it.
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ import statistics
 import sys
 import textwrap
 from collections.abc import Callable
-from functools import cache, partial
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from benchmarks.throughput import SPEED_FLAGS
 from hearts_env.files import write_atomic
+from hearts_env.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -41,27 +45,34 @@ DOCUMENTS = (
     *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name not in RENDERED_WHOLE),
     *sorted((ROOT / "experiments").glob("*/README.md")),
 )
-"""Every document whose measured numbers must come from results/: the README, results/README.md,
+"""Every document whose measured numbers must come from files: the README, results/README.md,
 the docs pages (a docs page may hold no figure block at all) and each experiment's README."""
 MINUS = "−"  # the typeset minus sign of the prose and of the README's tables
 
 _BLOCK = re.compile(r"(<!-- figure: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /figure -->)", re.S)
 
+
 # ---------------------------------------------------------------------- reading the files
-READ: set[Path] = set()
-"""Every file a rendering has read (the provenance test checks each)."""
-
-
 @cache
 def _load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def load(name: str) -> Any:
-    """The JSON file ``results/<name>``."""
-    path = RESULTS / name
-    READ.add(path)
-    return _load(path)
+def expand(pattern: str) -> list[Path]:
+    """The files of one input: a path relative to the repository, or a glob (sorted)."""
+    if any(c in pattern for c in "*?["):
+        return sorted(ROOT.glob(pattern))
+    return [ROOT / pattern]
+
+
+def read(pattern: str) -> Any:
+    """An input's content: the JSON of a path, the list of the JSONs of a glob."""
+    paths = expand(pattern)
+    if any(c in pattern for c in "*?["):
+        if not paths:
+            raise FileNotFoundError(f"no file matches {pattern}")
+        return [_load(p) for p in paths]
+    return _load(paths[0])
 
 
 def agent(report: dict[str, Any], name: str) -> dict[str, Any]:
@@ -97,13 +108,8 @@ def percent(rate: float | None) -> str:
 
 
 # ---------------------------------------------------------------------- Hearts ladders
-def _ladder_names() -> list[str]:
-    return [row["name"] for row in load("ladder_hearts.json")["agents"]]
-
-
-def ladder_full() -> str:
+def ladder_full(report: dict[str, Any]) -> str:
     """results/README.md: the ladder table and its adjacent differences."""
-    report = load("ladder_hearts.json")
     lines = [
         "| agent | mean deal points (lower is better) | 95% CI | game win rate | moons shot | moons allowed "
         "| illegal |",
@@ -114,40 +120,30 @@ def ladder_full() -> str:
             f"| {row['name']} | {row['mean_points']:.3f} | ± {row['ci95']:.3f} | "
             f"{percent(row['win_rate'])} | {row['moons_shot']} | {row['moons_allowed']} | {row['illegal']} |"
         )
-    names = _ladder_names()
-    gaps = "; ".join(f"{a} − {b} {pm(*pair(report, a, b))}" for a, b in zip(names, names[1:]))
-    return "\n".join(lines) + f"\n\nAdjacent differences (per deal, 95% CI): {gaps}.\n"
+    return "\n".join(lines) + f"\n\nAdjacent differences (per deal, 95% CI): {_gaps(report, '; ')}.\n"
 
 
-def _strategy_beats_random() -> tuple[int, int]:
-    """(configurations where strategy − random is below 0 with its whole interval, all of them)."""
-    files = [
-        p
-        for p in sorted((RESULTS / "presets").glob("*.json"))
-        if p.stem.count("_") and "_games" not in p.stem
-    ]
-    wins = 0
-    for path in files:
-        diff, ci = pair(load(str(path.relative_to(RESULTS))), "strategy", "random")
-        wins += diff + ci < 0
-    return wins, len(files)
+def _gaps(report: dict[str, Any], sep: str) -> str:
+    """The ladder's differences between neighbours, in its order."""
+    names = [row["name"] for row in report["agents"]]
+    return sep.join(f"{a} − {b} {pm(*pair(report, a, b))}" for a, b in zip(names, names[1:]))
 
 
-def ladder_short() -> str:
+def ladder_short(
+    report: dict[str, Any], vs100: dict[str, Any], vs1000: dict[str, Any], presets: list[dict[str, Any]]
+) -> str:
     """README.md: the ladder, the IS-MCTS matches and strategy against random everywhere."""
-    report = load("ladder_hearts.json")
     lines = ["| standard Hearts, 4000 duplicate deals | mean deal points (95% CI; lower is better) |"]
     lines.append("|---|---|")
     lines += [f"| {row['name']} | {row['mean_points']:.3f} ± {row['ci95']:.3f} |" for row in report["agents"]]
-    names = _ladder_names()
-    gaps = ", ".join(f"{a} − {b} {pm(*pair(report, a, b))}" for a, b in zip(names, names[1:]))
-    m100 = pair(load("strategy_vs_ismcts100.json"), "strategy", "ismcts:simulations=100")
-    m1000 = pair(load("strategy_vs_ismcts1000.json"), "strategy", "ismcts:simulations=1000")
-    wins, configs = _strategy_beats_random()
-    everywhere = f"all {configs}" if wins == configs else f"{wins} of {configs}"
+    m100 = pair(vs100, "strategy", "ismcts:simulations=100")
+    m1000 = pair(vs1000, "strategy", "ismcts:simulations=1000")
+    wins = sum(sum(pair(p, "strategy", "random")) < 0 for p in presets)  # the whole interval below 0
+    everywhere = f"all {len(presets)}" if wins == len(presets) else f"{wins} of {len(presets)}"
     return "\n".join(lines) + (
-        f"\n\nAdjacent gaps: {gaps}. Against OpenSpiel's IS-MCTS over 1000 duplicate deals (OpenSpiel's "
-        "rules, `--option hearts_break=heart_or_queen --agents strategy,ismcts:simulations=100`): "
+        f"\n\nAdjacent gaps: {_gaps(report, ', ')}. Against OpenSpiel's IS-MCTS over 1000 duplicate deals "
+        "(OpenSpiel's rules, `--option hearts_break=heart_or_queen "
+        "--agents strategy,ismcts:simulations=100`): "
         f"strategy − IS-MCTS(100 simulations) {pm(*m100)} points a deal, strategy − IS-MCTS(1000 "
         f"simulations) {pm(*m1000)}. `strategy` beats `random` (the whole 95% interval below 0) in "
         f"{everywhere} configurations of the Hearts family (`results/presets/`). Exact commands and "
@@ -155,18 +151,18 @@ def ladder_short() -> str:
     )
 
 
-def ismcts_table() -> str:
-    """results/README.md: strategy against IS-MCTS."""
+def ismcts_table(*reports: dict[str, Any]) -> str:
+    """results/README.md: strategy against IS-MCTS (100, then 1000 simulations)."""
     lines = [
         "| opponent | deals | strategy | IS-MCTS | strategy − IS-MCTS (95% CI) | time |",
         "|---|---|---|---|---|---|",
     ]
-    for sims in (100, 1000):
-        report = load(f"strategy_vs_ismcts{sims}.json")
-        bot = f"ismcts:simulations={sims}"
+    for report in reports:
+        bot = next(row["name"] for row in report["agents"] if row["name"].startswith("ismcts"))
         s, i = agent(report, "strategy"), agent(report, bot)
         lines.append(
-            f"| IS-MCTS, {sims} simulations | {report['deals']} | {pm(s['mean_points'], s['ci95'])} | "
+            f"| IS-MCTS, {bot.split('=')[1]} simulations | {report['deals']} | "
+            f"{pm(s['mean_points'], s['ci95'])} | "
             f"{pm(i['mean_points'], i['ci95'])} | {pm(*pair(report, 'strategy', bot))} | "
             f"{report['elapsed_s']:.0f} s |"
         )
@@ -174,70 +170,47 @@ def ismcts_table() -> str:
 
 
 # ---------------------------------------------------------------------- every preset
-def _preset_row(path: str, label: str, players: Any) -> str:
-    report = load(path)
-    s, r = agent(report, "strategy"), agent(report, "random")
-    diff, ci = pair(report, "strategy", "random")
-    illegal = s["illegal"] + r["illegal"]
-    return (
-        f"| {label} | {players} | {s['mean_points']:.2f} | {r['mean_points']:.2f} | "
-        f"{pm(diff, ci, 2, minus='-')} | {illegal} |"
-    )
-
-
-_PRESET_HEADER = [
-    "| preset | players | strategy | random | strategy − random (95% CI) | illegal |",
-    "|---|---|---|---|---|---|",
-]
 _FIRST_PRESETS = (
     "hearts", "black_lady_foster", "black_lady_culbertson", "black_maria", "omnibus", "spot_hearts",
     "pink_lady", "black_jack", "greek_hearts", "royal_hearts", "hearts_1887",
 )  # fmt: skip
 _REST = (
-    "chasse_coeur",
-    "auction_hearts",
-    "joker_hearts",
-    "heartsette",
-    "domino_hearts",
-    "cancellation_hearts",
-)
+    "chasse_coeur", "auction_hearts", "joker_hearts", "heartsette", "domino_hearts", "cancellation_hearts",
+)  # fmt: skip
 
 
-def _preset_rows(presets: tuple[str, ...]) -> list[str]:
-    from hearts_env.presets import PRESETS
+def _preset_files(presets: tuple[str, ...]) -> tuple[str, ...]:
+    """strategy against random in each of ``presets`` at each of its player counts."""
+    return tuple(f"results/presets/{name}_{n}.json" for name in presets for n in PRESETS[name].counts)
 
-    return [
-        _preset_row(f"presets/{name}_{n}.json", name, n) for name in presets for n in PRESETS[name].counts
+
+def presets_table(*reports: dict[str, Any]) -> str:
+    """results/README.md: strategy against random, one row a file (a preset's reading, a count)."""
+    lines = [
+        "| preset | players | strategy | random | strategy − random (95% CI) | illegal |",
+        "|---|---|---|---|---|---|",
     ]
+    for report in reports:
+        s, r = agent(report, "strategy"), agent(report, "random")
+        version = report["config"]["options"].get("version")
+        label = report["preset"] + (f" {version}" if version else "")
+        lines.append(
+            f"| {label} | {report['num_players']} | {s['mean_points']:.2f} | {r['mean_points']:.2f} | "
+            f"{pm(*pair(report, 'strategy', 'random'), 2, minus='-')} | {s['illegal'] + r['illegal']} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
-def presets_table() -> str:
-    """results/README.md: strategy against random in the first presets, every player count."""
-    return "\n".join(_PRESET_HEADER + _preset_rows(_FIRST_PRESETS)) + "\n"
-
-
-def presets_rest_table() -> str:
-    """results/README.md: the presets with decisions, jokers, widows, stocks, two decks, teams."""
-    rows = _preset_rows(_REST)
-    rows += [
-        _preset_row(f"presets/partnership_hearts_{v}_4.json", f"partnership_hearts {v}", 4) for v in "ABC"
-    ]
-    return "\n".join(_PRESET_HEADER + rows) + "\n"
-
-
-def partnership_teams() -> str:
+def partnership_teams(
+    a: dict[str, Any], a_games: dict[str, Any], b: dict[str, Any], c: dict[str, Any]
+) -> str:
     """results/README.md: the partnership games' team rows and Partnership C's slam pairs."""
     lines = [
         "| version | strategy+strategy | random+random | difference (95% CI; lower is better) "
         "| team game win rate (games) |",
         "|---|---|---|---|---|",
     ]
-    for label, path in (
-        ("A", "presets/partnership_hearts_A_4.json"),
-        ("A, 10 tables of 30 deals (`_games`)", "presets/partnership_hearts_A_4_games.json"),
-        ("B", "presets/partnership_hearts_B_4.json"),
-    ):
-        report = load(path)
+    for label, report in (("A", a), ("A, 10 tables of 30 deals (`_games`)", a_games), ("B", b)):
         teams = {row["name"]: row for row in report["teams"]}
         s, r = teams["strategy+strategy"], teams["random+random"]
         diff = next(row for row in report["team_pairs"] if {row["a"], row["b"]} == set(teams))
@@ -247,7 +220,7 @@ def partnership_teams() -> str:
             f"| {label} | {s['mean_points']:.2f} | {r['mean_points']:.2f} | "
             f"{pm(sign * diff['mean_diff'], diff['ci95'], 2, minus='-')} | {games} |"
         )
-    slam = {row["name"]: row for row in load("presets/partnership_hearts_C_4.json")["slam"]}
+    slam = {row["name"]: row for row in c["slam"]}
     s, r = slam["strategy"], slam["random"]
     return "\n".join(lines) + (
         f"\n\nPartnership C's `slam` section: random bid {r['bids']} slams, strategy {s['bids']}; strategy "
@@ -257,9 +230,8 @@ def partnership_teams() -> str:
 
 
 # ---------------------------------------------------------------------- PPO
-def ppo_hearts_short() -> str:
+def ppo_hearts_short(report: dict[str, Any]) -> str:
     """README.md: the shipped Hearts agent against three copies of strategy."""
-    report = load("ppo_vs_strategy_hearts.json")
     p, s = agent(report, "ppo"), agent(report, "strategy")
     return (
         "| agent | mean deal points (95% CI; lower is better) | game win rate |\n|---|---|---|\n"
@@ -269,49 +241,42 @@ def ppo_hearts_short() -> str:
     )
 
 
-def _ppo_ismcts(path: str) -> tuple[dict, dict, tuple[float, float], dict]:
-    report = load(path)
+def _ppo_ismcts(report: dict[str, Any]) -> tuple[dict, dict, tuple[float, float]]:
     bot = next(row["name"] for row in report["agents"] if row["name"].startswith("ismcts"))
-    return agent(report, "ppo"), agent(report, bot), pair(report, "ppo", bot), report
+    return agent(report, "ppo"), agent(report, bot), pair(report, "ppo", bot)
 
 
-def ppo_ismcts_short() -> str:
+def ppo_ismcts_short(report: dict[str, Any]) -> str:
     """README.md: the shipped PPO agent against IS-MCTS."""
-    *_, diff, report = _ppo_ismcts("ppo_vs_ismcts1000.json")
     return (
         "Against OpenSpiel's IS-MCTS with 1,000 simulations (OpenSpiel's rules, seating ppo, ismcts, ppo,\n"
         f"ismcts and its rotation), over {report['deals']:,} duplicate deals "
         "(`results/ppo_vs_ismcts1000.json`, command in\n"
-        f"`results/README.md`): ppo − IS-MCTS = {pm(*diff)} points per deal.\n"
+        f"`results/README.md`): ppo − IS-MCTS = {pm(*_ppo_ismcts(report)[2])} points per deal.\n"
     )
 
 
-def ppo_table() -> str:
+def ppo_table(vs_strategy: dict[str, Any], vs_ismcts: dict[str, Any]) -> str:
     """results/README.md: the shipped PPO agent's matches."""
     lines = [
         "| match | deals | ppo | opponent | ppo − opponent (95% CI) | time |",
         "|---|---|---|---|---|---|",
     ]
-    report = load("ppo_vs_strategy_hearts.json")
-    p, s = agent(report, "ppo"), agent(report, "strategy")
-    lines.append(
-        f"| vs 3 x strategy (standard rules), shipped 80-minute checkpoint | {report['deals']} | "
-        f"{pm(p['mean_points'], p['ci95'])} | {pm(s['mean_points'], s['ci95'])} | "
-        f"{pm(*pair(report, 'ppo', 'strategy'))} | {report['elapsed_s']:.0f} s |"
-    )
-    p, i, diff, report = _ppo_ismcts("ppo_vs_ismcts1000.json")
-    lines.append(
-        "| vs IS-MCTS, 1000 simulations (OpenSpiel's rules), shipped 80-minute checkpoint | "
-        f"{report['deals']} | "
-        f"{pm(p['mean_points'], p['ci95'])} | {pm(i['mean_points'], i['ci95'])} | {pm(*diff)} | "
-        f"{report['elapsed_s']:.0f} s |"
-    )
+    for label, report, (p, other, diff) in (
+        ("vs 3 x strategy (standard rules)", vs_strategy,
+         (agent(vs_strategy, "ppo"), agent(vs_strategy, "strategy"), pair(vs_strategy, "ppo", "strategy"))),
+        ("vs IS-MCTS, 1000 simulations (OpenSpiel's rules)", vs_ismcts, _ppo_ismcts(vs_ismcts)),
+    ):  # fmt: skip
+        lines.append(
+            f"| {label}, shipped 80-minute checkpoint | {report['deals']} | "
+            f"{pm(p['mean_points'], p['ci95'])} | {pm(other['mean_points'], other['ci95'])} | {pm(*diff)} | "
+            f"{report['elapsed_s']:.0f} s |"
+        )
     return "\n".join(lines) + "\n"
 
 
-def black_maria() -> str:
+def black_maria(report: dict[str, Any]) -> str:
     """Both documents: the shipped Black Maria agent against two copies of strategy."""
-    report = load("ppo_vs_strategy_black_maria.json")
     p, s = agent(report, "ppo"), agent(report, "strategy")
     return (
         f"Black Maria, 3 players, {report['deals']} duplicate deals x {len(report['rotations'])} seatings: "
@@ -320,14 +285,10 @@ def black_maria() -> str:
     )
 
 
-def training_variants() -> str:
-    """README.md: the bfloat16 and lean-network runs against the shipped checkpoint."""
-    bf16 = load("bf16_training/bf16_vs_shipped.json")
-    fp32 = load("bf16_training/fp32_vs_shipped.json")
-    lean = load("lean_network/h128_vs_shipped.json")
-    bf = pair(bf16, "ppo:checkpoint=results/bf16_training/hearts-4p-bf16.pt", "ppo")
-    fp = pair(fp32, "ppo:checkpoint=results/bf16_training/hearts-4p-fp32.pt", "ppo")
-    h128 = pair(lean, "ppo:checkpoint=results/lean_network/hearts-4p-h128.pt", "ppo")
+# ---------------------------------------------------------------------- training
+def training_variants(bf16: dict[str, Any], fp32: dict[str, Any], lean: dict[str, Any]) -> str:
+    """The bfloat16 and lean-network runs against the shipped checkpoint."""
+    bf, fp, h128 = (pair(r, r["agents"][0]["name"], "ppo") for r in (bf16, fp32, lean))
     return (
         "Trained for the shipped run's budget (one training run each), the bfloat16 agent ended weaker than\n"
         f"the shipped checkpoint ({pm(*bf, plus=True)} points a deal over {bf16['deals']:,} duplicate deals) "
@@ -345,12 +306,12 @@ def _rate_rows(report: dict[str, Any]) -> dict[str, float]:
 
 
 TRAINING_TARGET = 100_000.0
-"""Decisions per second the default training should reach with ``--threads 2`` (issue 22)."""
+"""Decisions per second the default training should reach with ``--threads 2``."""
 
 
-def training_throughput() -> str:
-    """docs/training.md: the training rate before and after, on one machine and day."""
-    before, after = load("training_rate/before.json"), load("training_rate/after.json")
+def training_throughput(before: dict[str, Any], after: dict[str, Any], lean: dict[str, Any]) -> str:
+    """The training rate before and after, on one machine and day (``lean``: the leaner network,
+    a run of its own that day)."""
     old, new = _rate_rows(before), _rate_rows(after)
     commits = [r["runs"][0]["commit"][:7] for r in (before, after)]
     lines = [
@@ -363,7 +324,6 @@ def training_throughput() -> str:
     for settings, rate in new.items():
         was = f"{old[settings] / 1e3:.1f}k decisions/s" if settings in old else "—"
         lines.append(f"| `{settings}` | {was} | {rate / 1e3:.1f}k decisions/s |")
-    lean = load("training_rate/hidden128.json")  # the leaner network, a run of its own that day
     for settings, rate in _rate_rows(lean).items():
         commit = lean["runs"][0]["commit"][:7]
         lines.append(f"| `{settings}` | — | {rate / 1e3:.1f}k decisions/s (a run of its own, {commit}) |")
@@ -389,16 +349,16 @@ def training_throughput() -> str:
 
 
 RATE_MACHINES: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("training_rate/after.json", "training_rate/hidden128.json"), "AMD EPYC, AVX2"),
-    (("training_rate/avx512.json",), "AMD EPYC, AVX-512 + AVX512-BF16"),
-    (("training_rate/amx.json",), ""),
-    (("training_rate/amx_games.json",), ""),
-    (("training_rate/h200.json", "training_rate/h200_games.json"), ""),
-    (("training_rate/overlap.json",), ""),
-    (("training_rate/bf16_copy_before.json",), ""),
-    (("training_rate/bf16_copy_after.json",), ""),
+    (("after.json", "hidden128.json"), "AMD EPYC, AVX2"),
+    (("avx512.json",), "AMD EPYC, AVX-512 + AVX512-BF16"),
+    (("amx.json",), ""),
+    (("amx_games.json",), ""),
+    (("h200.json", "h200_games.json"), ""),
+    (("overlap.json",), ""),
+    (("bf16_copy_before.json",), ""),
+    (("bf16_copy_after.json",), ""),
 )
-"""The training-rate files of each machine the project measured on (one column: a machine and a
+"""The files of ``results/training_rate/`` of each machine measured (one column: a machine and a
 day, its files' rows together), and a name for the CPU of files that predate the CPU record
 (``benchmarks.throughput.cpu_model``); empty: the file names it."""
 
@@ -415,11 +375,15 @@ def _cpu_name(report: dict[str, Any], fallback: str) -> str:
     return f"{gpu} GPU, {machine['cpus']} cores of {cpu}" if gpu else cpu
 
 
-def training_throughput_machines() -> str:
-    """docs/training.md: the same training-rate benchmark on each machine the project ran on."""
-    columns = [([load(name) for name in names], fallback) for names, fallback in RATE_MACHINES]
-    rates = [{k: v for report in reports for k, v in _rate_rows(report).items()} for reports, _ in columns]
-    names = [_cpu_name(reports[0], fallback) for reports, fallback in columns]
+def training_throughput_machines(*reports: dict[str, Any]) -> str:
+    """docs/training.md: the same training-rate benchmark on each machine (the files of
+    :data:`RATE_MACHINES`, in its order)."""
+    columns, at = [], 0
+    for names, fallback in RATE_MACHINES:
+        columns.append((reports[at : at + len(names)], fallback))
+        at += len(names)
+    rates = [{k: v for report in group for k, v in _rate_rows(report).items()} for group, _ in columns]
+    names = [_cpu_name(group[0], fallback) for group, fallback in columns]
     settings = list(dict.fromkeys(s for rate in rates for s in rate))
     lines = [
         "One minute of `hearts-env train` a setting (`python -m benchmarks.training_rate`), rollouts and "
@@ -433,15 +397,15 @@ def training_throughput_machines() -> str:
     for setting in settings:
         cells = [f"{rate[setting] / 1e3:.1f}k" if setting in rate else "—" for rate in rates]
         lines.append(f"| `{setting}` | " + " | ".join(cells) + " |")
-    runs = [[run for report in reports for run in report["runs"][:1]] for reports, _ in columns]
+    runs = [[run for report in group for run in report["runs"][:1]] for group, _ in columns]
     for label, key, width in (("commit", "commit", 7), ("date", "date", 10)):
         cells = [", ".join(dict.fromkeys(r[key][:width] for r in rs)) for rs in runs]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     minibatch = []
-    for reports, _ in columns:
-        parts = {p["precision"]: p["minibatch_ms"] for p in reports[0]["breakdown"]["precisions"]}
+    for group, _ in columns:
+        parts = {p["precision"]: p["minibatch_ms"] for p in group[0]["breakdown"]["precisions"]}
         cell = " / ".join(f"{parts[p]:.1f}" for p in ("float32", "bfloat16") if p in parts)
-        minibatch.append(cell + (" (on the CPU)" if reports[0].get("accelerator") else ""))
+        minibatch.append(cell + (" (on the CPU)" if group[0].get("accelerator") else ""))
     pass_label = "one pass over 4,096 decisions, ms (float32 / bfloat16; `training.breakdown`, CPU)"
     lines.append(f"| {pass_label} | " + " | ".join(minibatch) + " |")
     default = max(rate.get("--threads 2", 0.0) for rate in rates)
@@ -465,9 +429,8 @@ def training_throughput_machines() -> str:
     return "\n".join(lines) + "\n\n" + _paragraph(text)
 
 
-def _seeds_table(name: str) -> str:
+def seeds_table(report: dict[str, Any]) -> str:
     """A :mod:`tools.training_seeds` file as a table: each arm's seeds, mean and gap."""
-    report = load(name)
     runs = report["trainings"]
     seeds = sorted({r["seed"] for r in runs})
     by = {(r["arm"], r["seed"]): r for r in runs}
@@ -504,32 +467,27 @@ def _seeds_table(name: str) -> str:
 
 
 # ---------------------------------------------------------------------- Smear
-def _smear_row(path: Path) -> str:
-    report = load(str(path.relative_to(RESULTS)))
-    first = report["pairs"][0]
-    a, b = (first["a"], first["b"]) if first["a"] != "random" else (first["b"], first["a"])
-    diff, ci = pair(report, a, b)
-    teams = {t["name"]: t for t in report.get("teams", [])}
-    win = next((t["win_rate"] for name, t in teams.items() if name.split("+")[0] == a), None)
-    return (
-        f"| `{report['preset']}` | {report['num_players']} | {report['deals']} | {a} − {b} | "
-        f"{pm(diff, ci, 2, plus=True)} | {percent(win)} |"
-    )
-
-
-def smear_table() -> str:
+def smear_table(reports: list[dict[str, Any]]) -> str:
     """README.md: Smear's tournaments (results/smear/*.json), PPO first."""
     lines = [
         "| preset | players | deals | pair | points per deal (a − b, 95% CI; higher is better) "
         "| a's side game wins |",
         "|---|---|---|---|---|---|",
     ]
-    return "\n".join(lines + [_smear_row(p) for p in sorted((RESULTS / "smear").glob("*.json"))]) + "\n"
+    for report in reports:
+        first = report["pairs"][0]
+        a, b = (first["a"], first["b"]) if first["a"] != "random" else (first["b"], first["a"])
+        teams = {t["name"]: t for t in report.get("teams", [])}
+        win = next((t["win_rate"] for name, t in teams.items() if name.split("+")[0] == a), None)
+        lines.append(
+            f"| `{report['preset']}` | {report['num_players']} | {report['deals']} | {a} − {b} | "
+            f"{pm(*pair(report, a, b), 2, plus=True)} | {percent(win)} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
-def smear_ppo() -> str:
+def smear_ppo(report: dict[str, Any]) -> str:
     """README.md: the shipped Smear agent against a smear pair."""
-    report = load("smear/ppo-vs-smear-4.json")
     diff, ci = pair(report, "ppo", "smear")
     team = next(t for t in report["teams"] if t["name"] == "ppo+ppo")
     verb = "beats" if diff - ci > 0 else "loses to" if diff + ci < 0 else "is level with"
@@ -550,12 +508,11 @@ def _paragraph(text: str) -> str:
     return textwrap.fill(text, 96, break_long_words=False, break_on_hyphens=False) + "\n"
 
 
-def _throughput_block(name: str, keep: Callable[[dict], bool], targets: bool) -> str:
+def _throughput_block(data: dict[str, Any], keep: Callable[[dict], bool], targets: bool) -> str:
     """A throughput file as the benchmark printed it: the command, numpy's version and the date,
     the table of the rows ``keep`` selects and, with ``targets``, the target lines of all rows."""
     from benchmarks.throughput import Row, check_targets, rows_of, table_text
 
-    data = load(name)
     rows = [Row(**{"format": "yes", **row}) for row in rows_of(data)]  # no format: before formats
     shown = [r for r in rows if keep(r.__dict__)]
     lines = [f"$ {data['command']}", f"{'':20}# numpy {data['numpy']}, {_date(data)}", table_text(shown)]
@@ -564,22 +521,19 @@ def _throughput_block(name: str, keep: Callable[[dict], bool], targets: bool) ->
     return "```\n" + "\n".join(lines) + "\n```\n"
 
 
-def throughput_presets() -> str:
-    """README.md: ``results/throughput.json``, every row."""
-    return _throughput_block("throughput.json", lambda r: True, targets=False)
+def throughput_presets(data: dict[str, Any]) -> str:
+    """README.md: every row of ``results/throughput.json``."""
+    return _throughput_block(data, lambda r: True, targets=False)
 
 
-def throughput_formats() -> str:
-    """README.md: ``results/throughput_formats.json``, the B=4096 and OpenSpiel rows and the targets."""
-    return _throughput_block(
-        "throughput_formats.json", lambda r: r["batch"] == 4096 or r["name"] == "openspiel", targets=True
-    )
+def throughput_formats(data: dict[str, Any]) -> str:
+    """README.md: the B=4096 and OpenSpiel rows of ``results/throughput_formats.json`` and the targets."""
+    return _throughput_block(data, lambda r: r["batch"] == 4096 or r["name"] == "openspiel", targets=True)
 
 
-def throughput_before_after() -> str:
-    """results/README.md: the medians of ``results/throughput_before_after.json`` (the Hearts-family
-    presets against the standard-Hearts engine before them)."""
-    data = load("throughput_before_after.json")
+def throughput_before_after(data: dict[str, Any]) -> str:
+    """results/README.md: the medians of the Hearts-family presets against the standard-Hearts
+    engine before them."""
     before, after = (v for k, v in data.items() if isinstance(v, dict) and "median_obs" in v)
     change = after["median_no_obs"] / before["median_no_obs"] - 1
     return _paragraph(
@@ -591,10 +545,9 @@ def throughput_before_after() -> str:
     )
 
 
-def throughput_second_reading() -> str:
+def throughput_second_reading(data: dict[str, Any]) -> str:
     """results/README.md: Royal Hearts' moon choice against the commit before it
-    (``results/throughput_second_reading.json``, :mod:`tools.before_after`)."""
-    data = load("throughput_second_reading.json")
+    (:mod:`tools.before_after`)."""
     lines = [
         f"| preset (B={data['batch']:,}, observations) | before ({data['before'][:7]}) | after | change |",
         "|---|---|---|---|",
@@ -607,12 +560,17 @@ def throughput_second_reading() -> str:
     return "\n".join(lines) + f"\n\n(medians of {data['repeats']} alternated runs each, {_date(data)})\n"
 
 
-def throughput_house() -> str:
-    """results/README.md: make bench's B=4096 rows of the trick-taking core against the
-    commit before it (``results/throughput_house*.json``, ``before_after --bench``)."""
+HOUSE = ("throughput_house.json", "throughput_house_batched15.json")
+"""make bench's B=4096 rows of the trick-taking core against the commit before it, in alternated
+processes (``tools.before_after --bench``)."""
+HOUSE_INTERLEAVED = ("throughput_house_interleaved.json", "throughput_house_interleaved_2proc.json")
+"""The same, both commits in one process (:mod:`tools.interleaved`)."""
+
+
+def throughput_house(*reports: dict[str, Any]) -> str:
+    """results/README.md: the files of :data:`HOUSE`, then those of :data:`HOUSE_INTERLEAVED`."""
     lines = []
-    for name in ("throughput_house.json", "throughput_house_batched15.json"):
-        data = load(name)
+    for name, data in zip(HOUSE, reports):
         rows = data["presets"]
         lines += [
             f"`{name}` ({data['repeats']} alternated runs of {data['seconds']:g} s per row and checkout, "
@@ -638,32 +596,27 @@ def throughput_house() -> str:
             f"Geometric mean of the changes over its {len(rows)} rows: {signed(100 * mean, 1, plus=True)}%.",
             "",
         ]
-    for name in ("throughput_house_interleaved.json", "throughput_house_interleaved_2proc.json"):
-        lines += _interleaved_rows(name)
+    for name, data in zip(HOUSE_INTERLEAVED, reports[len(HOUSE) :]):
+        lines += [
+            f"`{name}` (both commits in one process, {data['rounds']} alternating "
+            f"turns of {data['turn']} steps a side after {data['warmup']:,} warm-up steps, {_date(data)}):",
+            "",
+            f"| row (B={data['batch']:,}, standard Hearts, one process) | before ({data['before'][:7]}) | "
+            "after | change | per turn: median (quartiles) |",
+            "|---|---|---|---|---|",
+        ]
+        for row_name, row in data["rows"].items():
+            low, high = (signed(100 * q, 1, plus=True) for q in row["round_change_quartiles"])
+            lines.append(
+                f"| {row_name} | {row['rate_before']:,.0f}/s | {row['rate_after']:,.0f}/s | "
+                f"{signed(100 * row['change'], 1, plus=True)}% | "
+                f"{signed(100 * row['round_change_median'], 1, plus=True)}% ({low}% … {high}%) |"
+            )
+        lines.append("")
     return "\n".join(lines) + "\n"
 
 
-def _interleaved_rows(name: str) -> list[str]:
-    """The table of one :mod:`tools.interleaved` file."""
-    data = load(name)
-    lines = [
-        f"`{name}` (both commits in one process, {data['rounds']} alternating "
-        f"turns of {data['turn']} steps a side after {data['warmup']:,} warm-up steps, {_date(data)}):",
-        "",
-        f"| row (B={data['batch']:,}, standard Hearts, one process) | before ({data['before'][:7]}) | "
-        "after | change | per turn: median (quartiles) |",
-        "|---|---|---|---|---|",
-    ]
-    for row_name, row in data["rows"].items():
-        low, high = (signed(100 * q, 1, plus=True) for q in row["round_change_quartiles"])
-        lines.append(
-            f"| {row_name} | {row['rate_before']:,.0f}/s | {row['rate_after']:,.0f}/s | "
-            f"{signed(100 * row['change'], 1, plus=True)}% | "
-            f"{signed(100 * row['round_change_median'], 1, plus=True)}% ({low}% … {high}%) |"
-        )
-    return [*lines, ""]
-
-
+# ---------------------------------------------------------------------- the search agent
 def _move_time(report: dict[str, Any], name: str) -> float | None:
     return next((row["ms_per_decision"] for row in report.get("move_times", []) if row["name"] == name), None)
 
@@ -673,7 +626,6 @@ DEFAULT_PIMC = "16 worlds, `margin=1`, the shipped network as rollout and fallba
 EARLIER_PIMC = "margin 0, `strategy` as rollout and fallback: the default before commit 19c23b4"
 """How the figures name the default the files of ``results/pimc/margin0/`` were played with."""
 
-
 PPO_VS_PIMC = {
     "hearts": "hearts, 4 players",
     "black_maria": "black_maria, 3 players",
@@ -681,11 +633,9 @@ PPO_VS_PIMC = {
 }
 """The shipped PPO agents' matches with pimc: ``results/pimc/ppo_vs_pimc_<preset>.json`` -> its
 row label in the results' table."""
-
-
-def _ismcts_matches(folder: str) -> list[dict[str, Any]]:
-    """pimc's matches against IS-MCTS(1000) in ``results/<folder>``, by file name."""
-    return [load(f"{folder}/{p.name}") for p in sorted((RESULTS / folder).glob("pimc_vs_ismcts1000*.json"))]
+PPO_VS_PIMC_FILES = tuple(f"results/pimc/ppo_vs_pimc_{name}.json" for name in PPO_VS_PIMC)
+PIMC_VS_ISMCTS = "results/pimc/pimc_vs_ismcts1000*.json"
+"""The default pimc's matches against IS-MCTS(1000)."""
 
 
 def _against_ismcts(matches: list[dict[str, Any]], deals: bool = True) -> str:
@@ -696,27 +646,30 @@ def _against_ismcts(matches: list[dict[str, Any]], deals: bool = True) -> str:
     )
 
 
-def pimc_hearts() -> str:
+def pimc_hearts(
+    report: dict[str, Any],
+    one_core: dict[str, Any],
+    table: dict[str, Any],
+    earlier: dict[str, Any],
+    matches: list[dict[str, Any]],
+    *ppo: dict[str, Any],
+) -> str:
     """README.md: the default pimc against three strategy, every preset's heuristic, IS-MCTS and
-    the shipped PPO agent; the earlier default's numbers."""
-    report = load("pimc/pimc_vs_strategy_hearts.json")
+    the shipped PPO agents (:data:`PPO_VS_PIMC`); the earlier default's numbers."""
     diff, ci = pair(report, "pimc", "strategy")
-    one_core = _move_time(load("pimc/move_time_one_core.json"), "pimc")
-    took = f" ({one_core:.1f} ms a decision on one core)"
-    table = load("pimc/presets_margin1_table.json")
-    earlier = load("pimc/margin0/pimc_vs_strategy_hearts.json")
-    ppo = ", ".join(
+    took = f" ({_move_time(one_core, 'pimc'):.1f} ms a decision on one core)"
+    against = ", ".join(
         f"{'(points made) ' if name.startswith('smear') else ''}{name} "
-        f"{pm(*pair(load(f'pimc/ppo_vs_pimc_{name}.json'), 'ppo', 'pimc'), plus=True)}"
-        for name in PPO_VS_PIMC
+        f"{pm(*pair(match, 'ppo', 'pimc'), plus=True)}"
+        for name, match in zip(PPO_VS_PIMC, ppo)
     )
     return _paragraph(
         f"Standard Hearts, one `pimc` (the default: {DEFAULT_PIMC}) against three `strategy`, "
         f"{report['deals']} duplicate deals: pimc − strategy = {pm(diff, ci)} points a deal{took}. "
         f"Two against two IS-MCTS(1000), OpenSpiel's rules: pimc − IS-MCTS = "
-        f"{_against_ismcts(_ismcts_matches('pimc'))}. With 8 worlds: better than the family's "
+        f"{_against_ismcts(matches)}. With 8 worlds: better than the family's "
         f"heuristic in {table['presets_with_pimc_better']} of {table['presets_played']} presets. The "
-        f"shipped PPO agents against it (ppo − pimc, 100 deals; points taken) {ppo}. The earlier "
+        f"shipped PPO agents against it (ppo − pimc, 100 deals; points taken) {against}. The earlier "
         f"default (margin 0, `strategy` rollouts): {pm(*pair(earlier, 'pimc', 'strategy'))} against "
         f"`strategy`. Commands: [results](results/README.md#the-search-agent-pimc)."
     )
@@ -735,16 +688,13 @@ def _pimc_strategy(report: dict[str, Any], setting: str) -> str:
     )
 
 
-def pimc_strategy() -> str:
+def pimc_strategy(report: dict[str, Any]) -> str:
     """results/README.md and docs/positions-and-search.md: the default pimc against three strategy."""
-    return _paragraph(
-        _pimc_strategy(load("pimc/pimc_vs_strategy_hearts.json"), f"the default: {DEFAULT_PIMC}")
-    )
+    return _paragraph(_pimc_strategy(report, f"the default: {DEFAULT_PIMC}"))
 
 
-def pimc_one_core() -> str:
+def pimc_one_core(batched: dict[str, Any], single: dict[str, Any]) -> str:
     """docs/positions-and-search.md: the default pimc's move time on one core (100 tables and one table)."""
-    batched, single = load("pimc/move_time_one_core.json"), load("pimc/move_time_one_core_one_table.json")
     return _paragraph(
         f"On one core (`OMP_NUM_THREADS=1 taskset -c 0 {batched['runs'][-1]['command']}`, the other "
         f"core busy with other work) the default `pimc` took {_move_time(batched, 'pimc'):.1f} ms a "
@@ -754,63 +704,64 @@ def pimc_one_core() -> str:
     )
 
 
-def pimc_margin0() -> str:
+def pimc_margin0(
+    report: dict[str, Any],
+    matches: list[dict[str, Any]],
+    one_core: dict[str, Any],
+    table: dict[str, Any],
+    *ppo: dict[str, Any],
+) -> str:
     """results/README.md: what the earlier default (``results/pimc/margin0/``) measured."""
-    ppo = [
-        f"{label}: ppo − pimc = {pm(*pair(load(f'pimc/margin0/{name}.json'), 'ppo', 'pimc'), plus=True)}"
-        for name, label in (("ppo_vs_pimc_hearts", "hearts"), ("ppo_vs_pimc_black_maria", "black_maria"))
+    against = [
+        f"{label}: ppo − pimc = {pm(*pair(match, 'ppo', 'pimc'), plus=True)}"
+        for label, match in zip(("hearts", "black_maria"), ppo)
     ]
-    one_core = _move_time(load("pimc/margin0/move_time_one_core.json"), "pimc")
-    table = load("pimc/margin0/presets_table.json")
     return _paragraph(
-        _pimc_strategy(load("pimc/margin0/pimc_vs_strategy_hearts.json"), EARLIER_PIMC)
+        _pimc_strategy(report, EARLIER_PIMC)
         + f" Against IS-MCTS(1000), two seats against two: "
-        f"{_against_ismcts(_ismcts_matches('pimc/margin0'))}. On one core: {one_core:.1f} ms a "
-        f"decision. The shipped PPO agents (100 deals each): {'; '.join(ppo)}. With 8 worlds, better "
+        f"{_against_ismcts(matches)}. On one core: {_move_time(one_core, 'pimc'):.1f} ms a "
+        f"decision. The shipped PPO agents (100 deals each): {'; '.join(against)}. With 8 worlds, better "
         f"than the family's heuristic in {table['presets_with_pimc_better']} of the "
         f"{table['presets_played']} presets (`results/pimc/margin0/presets_table.json`)."
     )
 
 
-def pimc_rollouts() -> str:
+def pimc_rollouts(reports: list[dict[str, Any]]) -> str:
     """docs/positions-and-search.md: pimc's rollout players and world counts against three strategy."""
     lines = [
         "| pimc setting | deals | pimc − strategy (95% CI) | ms/decision | commit |",
         "|---|---|---|---|---|",
     ]
-    for path in sorted((RESULTS / "pimc" / "rollouts").glob("*.json")):
-        report = load(f"pimc/rollouts/{path.name}")
-        name = (
-            report["agents"][0]["spec"]
-            if report["agents"][0]["spec"].startswith("pimc")
-            else report["agents"][1]["spec"]
-        )
+    for report in reports:
+        name = next(row["spec"] for row in report["agents"][:2] if row["spec"].startswith("pimc"))
         label = next(row["name"] for row in report["agents"] if row["spec"] == name)
-        diff, ci = pair(report, label, "strategy")
         ms = _move_time(report, label)
         run = report["runs"][-1]
         commit = run["commit"][:8] + (" (uncommitted changes)" if run.get("dirty") else "")
         ms_text = "-" if ms is None else f"{ms:.1f}"
-        lines.append(f"| `{name}` | {report['deals']} | {pm(diff, ci)} | {ms_text} | {commit} |")
-    return "\n".join(lines) + "\n"
-
-
-def pimc_ppo() -> str:
-    """results/README.md and README.md: the shipped PPO checkpoints against pimc."""
-    lines = ["| checkpoint | deals | ppo − pimc (95% CI) | pimc ms/decision |", "|---|---|---|---|"]
-    for name, label in PPO_VS_PIMC.items():
-        report = load(f"pimc/ppo_vs_pimc_{name}.json")
-        diff, ci = pair(report, "ppo", "pimc")
-        ms = _move_time(report, "pimc")
         lines.append(
-            f"| {label} | {report['deals']} | {pm(diff, ci)} | {'-' if ms is None else f'{ms:.1f}'} |"
+            f"| `{name}` | {report['deals']} | {pm(*pair(report, label, 'strategy'))} | {ms_text} "
+            f"| {commit} |"
         )
     return "\n".join(lines) + "\n"
 
 
-def _pimc_presets_table(table: dict[str, Any]) -> str:
-    """A table of ``experiments/pimc-against-heuristics/pimc_table.py`` as Markdown (lower points
-    are better in the Hearts family, higher in Smear)."""
+def pimc_ppo(*reports: dict[str, Any]) -> str:
+    """results/README.md and README.md: the shipped PPO checkpoints against pimc (:data:`PPO_VS_PIMC`)."""
+    lines = ["| checkpoint | deals | ppo − pimc (95% CI) | pimc ms/decision |", "|---|---|---|---|"]
+    for label, report in zip(PPO_VS_PIMC.values(), reports):
+        ms = _move_time(report, "pimc")
+        lines.append(
+            f"| {label} | {report['deals']} | {pm(*pair(report, 'ppo', 'pimc'))} | "
+            f"{'-' if ms is None else f'{ms:.1f}'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def pimc_presets_table(table: dict[str, Any]) -> str:
+    """results/README.md: a table of ``experiments/pimc-against-heuristics/pimc_table.py``, one
+    ``pimc`` seat against the family's heuristic in every preset (lower points are better in the
+    Hearts family, higher in Smear)."""
     lines = [
         f"`{table['spec']}` against the family's best heuristic, one `pimc` seat, duplicate deals "
         f"(`{table['command']}`, commit `{table['commit'][:12]}`). A difference below 0 is `pimc` "
@@ -826,12 +777,9 @@ def _pimc_presets_table(table: dict[str, Any]) -> str:
             )
             continue
         verdict = (
-            "pimc better"
-            if r["pimc_better"]
-            else "heuristic better"
-            if r["heuristic_better"]
-            else "no difference shown"
-        )
+            "pimc better" if r["pimc_better"] else "heuristic better" if r["heuristic_better"] else
+            "no difference shown"
+        )  # fmt: skip
         ms = "-" if r["pimc_ms_per_decision"] is None else f"{r['pimc_ms_per_decision']:.1f}"
         lines.append(
             f"| {r['preset']} | {r['players']} | {r['heuristic']} | {r['deals']} "
@@ -845,18 +793,7 @@ def _pimc_presets_table(table: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pimc_presets() -> str:
-    """results/README.md: the earlier default against the family's heuristic in every preset."""
-    return _pimc_presets_table(load("pimc/margin0/presets_table.json"))
-
-
-def pimc_presets_margin1() -> str:
-    """results/README.md: the default with 8 worlds, ``pimc:worlds=8:margin=1``, against the
-    family's heuristic in every preset."""
-    return _pimc_presets_table(load("pimc/presets_margin1_table.json"))
-
-
-def pimc_margin_matches() -> str:
+def pimc_margin_matches(reports: list[dict[str, Any]]) -> str:
     """results/README.md: pimc settings against strategy and IS-MCTS in standard Hearts
     (``results/pimc/margin/``): the seats each holds, the seed, the rule options."""
     lines = [
@@ -864,8 +801,7 @@ def pimc_margin_matches() -> str:
         "| pimc ms/decision | commit |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for path in sorted((RESULTS / "pimc" / "margin").glob("*.json")):
-        report = load(f"pimc/margin/{path.name}")
+    for report in reports:
         config = report["config"]
         mine, other = config["agents"][:2]
         seated = report["rotations"][0]  # the agent in each seat of the first seating
@@ -880,13 +816,13 @@ def pimc_margin_matches() -> str:
     return "\n".join(lines) + "\n"
 
 
-def pimc_ismcts() -> str:
+def pimc_ismcts(matches: list[dict[str, Any]]) -> str:
     """docs/positions-and-search.md and results/README.md: the default pimc against OpenSpiel's IS-MCTS."""
     parts = [
         f"{report['deals']} duplicate deals: pimc − IS-MCTS = "
         f"{pm(*pair(report, 'pimc', 'ismcts:simulations=1000'), plus=True)} points a deal "
         f"(`{report['runs'][-1]['command'].split('  #')[0]}`)"
-        for report in _ismcts_matches("pimc")
+        for report in matches
     ]
     head = (
         f"Against OpenSpiel's IS-MCTS with 1000 simulations (OpenSpiel's rules), the default `pimc` "
@@ -896,13 +832,12 @@ def pimc_ismcts() -> str:
 
 
 # ---------------------------------------------------------------------- the README's comparison
-def comparison() -> str:
+def comparison(speeds: dict[str, Any], matches: list[dict[str, Any]]) -> str:
     """README.md: hearts-env beside OpenSpiel (raw and through Shimmy), PettingZoo's classic games,
-    RLCard and Hearts Gym; the speeds from ``results/comparison.json`` (one run, back to back)."""
-    rows = {row["name"]: row["decisions_per_second"] for row in load("comparison.json")["rows"]}
+    RLCard and Hearts Gym; the speeds from one run, back to back, and pimc against IS-MCTS."""
+    rows = {row["name"]: row["decisions_per_second"] for row in speeds["rows"]}
     batched, ours = rows["batched"], rows["pettingzoo"]
     spiel, shimmy = rows.get("openspiel"), rows.get("shimmy")
-    versus = _against_ismcts(_ismcts_matches("pimc"), deals=False)
     lines = [
         "| | hearts-env | OpenSpiel | PettingZoo classic, RLCard | Hearts Gym |",
         "|---|---|---|---|---|",
@@ -916,8 +851,8 @@ def comparison() -> str:
         + " | – | not measured (not on a package index) |",
         "| agents to beat | heuristics from the strategy texts, `pimc` search, shipped PPO networks, "
         "IS-MCTS | generic search (IS-MCTS, MCTS) | – | rule-based baselines |",
-        f"| strength, standard Hearts | `pimc` − OpenSpiel's IS-MCTS(1000) = {versus} points a deal "
-        "(lower is better) | | | |",
+        f"| strength, standard Hearts | `pimc` − OpenSpiel's IS-MCTS(1000) = "
+        f"{_against_ismcts(matches, deals=False)} points a deal (lower is better) | | | |",
         "| RL libraries | PettingZoo, Gymnasium, SB3, RLlib, TorchRL, Tianshou | its own; PettingZoo "
         "through Shimmy | PettingZoo; RLCard's own | RLlib |",
     ]
@@ -931,62 +866,102 @@ def comparison() -> str:
     return "\n".join(lines) + note
 
 
-FIGURES: dict[str, Callable[[], str]] = {
-    "comparison": comparison,
-    "ladder-full": ladder_full,
-    "ladder-short": ladder_short,
-    "ismcts": ismcts_table,
-    "presets": presets_table,
-    "presets-rest": presets_rest_table,
-    "partnership-teams": partnership_teams,
-    "ppo-hearts-short": ppo_hearts_short,
-    "ppo-ismcts-short": ppo_ismcts_short,
-    "ppo-table": ppo_table,
-    "black-maria": black_maria,
-    "training-variants": training_variants,
-    "training-throughput": training_throughput,
-    "training-throughput-machines": training_throughput_machines,
+# ---------------------------------------------------------------------- the table
+@dataclass(frozen=True)
+class Figure:
+    """A figure block's input files (paths relative to the repository, or globs: a list of their
+    JSONs, in name order) and its renderer, called with one argument an input."""
+
+    inputs: tuple[str, ...]
+    render: Callable[..., str]
+
+
+def _fig(render: Callable[..., str], *inputs: str) -> Figure:
+    return Figure(inputs, render)
+
+
+_TRAINING = "experiments/training-"  # the folders of the training settings' experiments
+_PIMC = "results/pimc/"
+_RATE = "results/training_rate/"
+FIGURES: dict[str, Figure] = {
+    "comparison": _fig(comparison, "results/comparison.json", PIMC_VS_ISMCTS),
+    "ladder-full": _fig(ladder_full, "results/ladder_hearts.json"),
+    "ladder-short": _fig(ladder_short, "results/ladder_hearts.json", "results/strategy_vs_ismcts100.json",
+                         "results/strategy_vs_ismcts1000.json", "results/presets/*[0-9].json"),
+    "ismcts": _fig(ismcts_table, "results/strategy_vs_ismcts100.json", "results/strategy_vs_ismcts1000.json"),
+    "presets": _fig(presets_table, *_preset_files(_FIRST_PRESETS)),
+    "presets-rest": _fig(presets_table, *_preset_files(_REST),
+                         *(f"results/presets/partnership_hearts_{v}_4.json" for v in "ABC")),
+    "partnership-teams": _fig(partnership_teams, *(f"results/presets/partnership_hearts_{v}.json"
+                                                   for v in ("A_4", "A_4_games", "B_4", "C_4"))),
+    "ppo-hearts-short": _fig(ppo_hearts_short, "results/ppo_vs_strategy_hearts.json"),
+    "ppo-ismcts-short": _fig(ppo_ismcts_short, "results/ppo_vs_ismcts1000.json"),
+    "ppo-table": _fig(ppo_table, "results/ppo_vs_strategy_hearts.json", "results/ppo_vs_ismcts1000.json"),
+    "black-maria": _fig(black_maria, "results/ppo_vs_strategy_black_maria.json"),
+    "training-variants": _fig(training_variants, "results/bf16_training/bf16_vs_shipped.json",
+                              "results/bf16_training/fp32_vs_shipped.json",
+                              "results/lean_network/h128_vs_shipped.json"),
+    "training-throughput": _fig(training_throughput, *(f"{_RATE}{n}.json" for n in ("before", "after",
+                                                                                    "hidden128"))),
+    "training-throughput-machines": _fig(training_throughput_machines,
+                                         *(_RATE + n for names, _ in RATE_MACHINES for n in names)),
     # settings over training seeds (tools.training_seeds): the same budget, or the same time
-    "training-seeds": partial(_seeds_table, "training_seeds/formats.json"),
-    "training-seeds-time": partial(_seeds_table, "training_seeds/epochs_equal_time.json"),
-    "training-seeds-hidden": partial(_seeds_table, "training_seeds/hidden128.json"),
-    "training-seeds-hidden-time": partial(_seeds_table, "training_seeds/hidden128_equal_time.json"),
-    "training-seeds-bf16": partial(_seeds_table, "training_seeds/bf16.json"),
-    "training-seeds-bf16-time": partial(_seeds_table, "training_seeds/bf16_equal_time.json"),
-    "training-seeds-games": partial(_seeds_table, "training_seeds/games2048.json"),
-    "training-seeds-overlap": partial(_seeds_table, "training_seeds/overlap.json"),
-    "training-seeds-fast": partial(_seeds_table, "training_seeds/fast_epochs1.json"),
-    "training-seeds-bf16-overlap": partial(_seeds_table, "training_seeds/bf16_overlap.json"),
-    "smear-table": smear_table,
-    "smear-ppo": smear_ppo,
-    "pimc-hearts": pimc_hearts,
-    "pimc-strategy": pimc_strategy,
-    "pimc-presets": pimc_presets,
-    "pimc-margin0": pimc_margin0,
-    "pimc-one-core": pimc_one_core,
-    "pimc-presets-margin1": pimc_presets_margin1,
-    "pimc-margin-matches": pimc_margin_matches,
-    "pimc-rollouts": pimc_rollouts,
-    "pimc-ppo": pimc_ppo,
-    "pimc-ismcts": pimc_ismcts,
-    "throughput-presets": throughput_presets,
-    "throughput-formats": throughput_formats,
-    "throughput-before-after": throughput_before_after,
-    "throughput-house": throughput_house,
-    "throughput-second-reading": throughput_second_reading,
-}
-"""Block name -> the function rendering it from the results files."""
+    "training-seeds": _fig(seeds_table, f"{_TRAINING}observation-format/formats.json"),
+    "training-seeds-time": _fig(seeds_table, f"{_TRAINING}update-epochs/epochs_equal_time.json"),
+    "training-seeds-hidden": _fig(seeds_table, f"{_TRAINING}network-size/hidden128.json"),
+    "training-seeds-hidden-time": _fig(seeds_table, f"{_TRAINING}network-size/hidden128_equal_time.json"),
+    "training-seeds-bf16": _fig(seeds_table, f"{_TRAINING}precision/bf16.json"),
+    "training-seeds-bf16-time": _fig(seeds_table, f"{_TRAINING}precision/bf16_equal_time.json"),
+    "training-seeds-games": _fig(seeds_table, f"{_TRAINING}batch-shape/games2048.json"),
+    "training-seeds-overlap": _fig(seeds_table, f"{_TRAINING}overlap/overlap.json"),
+    "training-seeds-fast": _fig(seeds_table, f"{_TRAINING}update-epochs/fast_epochs1.json"),
+    "training-seeds-bf16-overlap": _fig(seeds_table, f"{_TRAINING}overlap/bf16_overlap.json"),
+    "smear-table": _fig(smear_table, "results/smear/*.json"),
+    "smear-ppo": _fig(smear_ppo, "results/smear/ppo-vs-smear-4.json"),
+    "pimc-hearts": _fig(pimc_hearts, f"{_PIMC}pimc_vs_strategy_hearts.json",
+                        f"{_PIMC}move_time_one_core.json", f"{_PIMC}presets_margin1_table.json",
+                        f"{_PIMC}margin0/pimc_vs_strategy_hearts.json", PIMC_VS_ISMCTS, *PPO_VS_PIMC_FILES),
+    "pimc-strategy": _fig(pimc_strategy, f"{_PIMC}pimc_vs_strategy_hearts.json"),
+    "pimc-presets": _fig(pimc_presets_table, f"{_PIMC}margin0/presets_table.json"),
+    "pimc-margin0": _fig(pimc_margin0, *(f"{_PIMC}margin0/{n}.json" for n in (
+        "pimc_vs_strategy_hearts", "pimc_vs_ismcts1000*", "move_time_one_core", "presets_table",
+        "ppo_vs_pimc_hearts", "ppo_vs_pimc_black_maria"))),
+    "pimc-one-core": _fig(pimc_one_core, f"{_PIMC}move_time_one_core.json",
+                          f"{_PIMC}move_time_one_core_one_table.json"),
+    "pimc-presets-margin1": _fig(pimc_presets_table, f"{_PIMC}presets_margin1_table.json"),
+    "pimc-margin-matches": _fig(pimc_margin_matches, f"{_PIMC}margin/*.json"),
+    "pimc-rollouts": _fig(pimc_rollouts, f"{_PIMC}rollouts/*.json"),
+    "pimc-ppo": _fig(pimc_ppo, *PPO_VS_PIMC_FILES),
+    "pimc-ismcts": _fig(pimc_ismcts, PIMC_VS_ISMCTS),
+    "throughput-presets": _fig(throughput_presets, "results/throughput.json"),
+    "throughput-formats": _fig(throughput_formats, "results/throughput_formats.json"),
+    "throughput-before-after": _fig(throughput_before_after, "results/throughput_before_after.json"),
+    "throughput-house": _fig(throughput_house, *(f"results/{n}" for n in HOUSE + HOUSE_INTERLEAVED)),
+    "throughput-second-reading": _fig(throughput_second_reading, "results/throughput_second_reading.json"),
+}  # fmt: skip
+"""Every figure block: NAME -> its input files and its renderer."""
+
+
+def render_figure(name: str) -> str:
+    """The block ``name`` rendered from its files."""
+    figure = FIGURES[name]
+    return figure.render(*(read(pattern) for pattern in figure.inputs))
+
+
+def inputs() -> list[Path]:
+    """Every file a figure reads (each once, in name order)."""
+    return sorted({p for figure in FIGURES.values() for pattern in figure.inputs for p in expand(pattern)})
 
 
 # ---------------------------------------------------------------------- the documents
 def blocks(text: str) -> list[tuple[str, str]]:
-    """(name, body) of every figure block in a document's text."""
-    return [(m["name"], m["body"]) for m in _BLOCK.finditer(text)]
+    """The (name, body) of each figure block of ``text``."""
+    return [(m.group("name"), m.group("body")) for m in _BLOCK.finditer(text)]
 
 
 def render(text: str) -> str:
-    """``text`` with every figure block rewritten from its files (``KeyError`` for an unknown name)."""
-    return _BLOCK.sub(lambda m: m[1] + FIGURES[m["name"]]() + m[4], text)
+    """``text`` with every block's body rendered from its files."""
+    return _BLOCK.sub(lambda m: m.group(1) + render_figure(m.group("name")) + m.group(4), text)
 
 
 def outside_blocks(text: str) -> str:
@@ -997,7 +972,7 @@ def outside_blocks(text: str) -> str:
 def stale(path: Path) -> list[str]:
     """Names of the blocks of the document ``path`` that differ from their rendering."""
     text = path.read_text(encoding="utf-8")
-    return [name for name, body in blocks(text) if FIGURES[name]() != body]
+    return [name for name, body in blocks(text) if render_figure(name) != body]
 
 
 # ---------------------------------------------------------------------- the charts

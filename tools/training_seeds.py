@@ -17,7 +17,7 @@ run again after an interruption. ``--parallel`` runs go at once (one thread each
 its decisions, rate and evaluation) and ``arms`` (the comparison).
 
 Run: ``python -m tools.training_seeds --arm default= --arm packed='--obs-format packed'
---seeds 1,2,3 --total-decisions 6000000 --json results/training_seeds/packed.json``
+--seeds 1,2,3 --total-decisions 6000000 --json experiments/training-observation-format/packed.json``
 """
 
 from __future__ import annotations
