@@ -52,9 +52,10 @@ GAME_POINTS = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1, TEN: 10}
 
 def default_margin(rules: Rules) -> float:
     """What the bid holds back from the estimate, by deal (measured with
-    ``benchmarks/smear_strength.py`` against other margins and ``lowest``): the pitcher who
-    takes a stock gains more than the estimate credits (bid 1 above it); a pitcher without one
-    in a cut-throat or nine-card game makes less (bid 2 below; 1 with partners)."""
+    ``experiments/smear-heuristic-margin/smear_strength.py`` against other margins and
+    ``lowest``): the pitcher who takes a stock gains more than the estimate credits (bid 1 above
+    it); a pitcher without one in a cut-throat or nine-card game makes less (bid 2 below; 1 with
+    partners)."""
     if rules.smear_deal == "nine_card":
         return 2.0
     if rules.smear_deal == "stock":

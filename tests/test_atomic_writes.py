@@ -12,13 +12,13 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("hearts_env", "agents", "evaluation", "training", "benchmarks", "hearts_cli")
+PACKAGES = ("hearts_env", "agents", "evaluation", "training", "benchmarks", "hearts_cli", "tools")
 TEMPORARY = {"tmp", "partial"}
 """Names of the temporary path a writer callable is given."""
 ALLOWED = {
     ("hearts_env/files.py", "open"): "the atomic writer itself",
-    ("benchmarks/interleaved.py", "write_text"): "rewrites a scratch copy of the package it made itself",
-    ("benchmarks/training_seeds.py", "open"): "a child process's log, appended to as it runs",
+    ("tools/interleaved.py", "write_text"): "rewrites a scratch copy of the package it made itself",
+    ("tools/training_seeds.py", "open"): "a child process's log, appended to as it runs",
 }
 
 

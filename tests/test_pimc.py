@@ -2,7 +2,7 @@
 generator, right where one card is plainly best, with the shipped specialist or else the family's
 heuristic by default, timed
 by tournaments (Smear's own: tests/test_smear_search.py). (Its strength is measured by the
-tournaments of benchmarks/pimc_table.py.)"""
+tournaments of experiments/pimc-against-heuristics/pimc_table.py.)"""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The ``smear`` heuristic (and ``lowest``, ``random`` at the Smear table): legal everywhere,
-and stronger than ``random`` (benchmarks/smear_strength.py measures every configuration)."""
+and stronger than ``random`` (experiments/smear-heuristic-margin/smear_strength.py measures every
+configuration)."""
 
 from __future__ import annotations
 
