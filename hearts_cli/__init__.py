@@ -3,7 +3,7 @@
 Commands
     tournament   duplicate tournament between agents (:mod:`evaluation.duplicate`)
     leaderboard  every agent against every preset (:mod:`evaluation.leaderboard`)
-    train        PPO self-play training (:mod:`training.ppo`)
+    train        PPO self-play training (:mod:`hearts_cli.train`)
     bench        throughput table beside OpenSpiel (:mod:`benchmarks.throughput`)
     play         play one seat yourself in the terminal against agents (:mod:`hearts_cli.play`)
     replay       draw one deal as an HTML page to step through (:mod:`hearts_cli.replay`)
@@ -45,7 +45,6 @@ from evaluation.flags import (
     agent_spec,
     comma_list,
     family_help,
-    install_command,
     non_negative_float,
     non_negative_int,
     positive_float,
@@ -305,31 +304,6 @@ def _has(module: str) -> bool:
     return True
 
 
-_TRAIN_HELP = "PPO self-play training (training/ppo.py; needs PyTorch)"
-_TRAIN_DESCRIPTION = (
-    f"PPO self-play for the Hearts family and Smear (needs PyTorch: {install_command('training')})."
-)
-
-
-def _add_train(commands: argparse._SubParsersAction) -> None:
-    from training.config import add_arguments  # no torch: the flags build without it
-
-    p = commands.add_parser("train", help=_TRAIN_HELP, description=_TRAIN_DESCRIPTION)
-    add_arguments(p)
-    add_debug(p, top=False)
-    p.set_defaults(run=_train)
-
-
-def _train(args: argparse.Namespace) -> int:
-    require("torch", "'train' needs PyTorch")
-    from training.ppo import args_from, train
-    from training.summary import summary_text
-
-    summary = train(args_from(args))
-    print(summary_text(summary))
-    return 0  # Ctrl-C and SIGTERM arrive as evaluation.flags.Interrupted, after the summary is written
-
-
 def _add_bench(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("bench", help="throughput table beside OpenSpiel (benchmarks/throughput.py)")
     p.add_argument("--seconds", type=positive_float, default=2.0, help="time per measurement (default 2)")
@@ -354,6 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True, metavar="command")
     _add_tournament(commands)
     _add_leaderboard(commands)
+    from hearts_cli.train import add_parser as _add_train
+
     _add_train(commands)
     _add_bench(commands)
     from hearts_cli.play import add_parser as _add_play

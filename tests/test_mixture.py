@@ -1,5 +1,5 @@
-"""One network for a family (:mod:`training.mixture`): the schedule, a short run, its universal
-policy in other configurations, resuming."""
+"""One network for a family (:mod:`training.mixture`, ``hearts-env train --family``): the schedule,
+a short run, its universal policy in other configurations, resuming."""
 
 from __future__ import annotations
 
@@ -183,7 +183,7 @@ def test_kill_stops_a_background_run_as_ctrl_c_does(tmp_path):
 
     run = tmp_path / "run"
     command = [
-        sys.executable, "-m", "training.mixture", "--family", "hearts", "--configs", "hearts-4",
+        sys.executable, "-m", "hearts_cli", "train", "--family", "hearts", "--configs", "hearts-4",
         "--num-games", "16", "--rollout-steps", "48", "--shards", "1", "--imitation-decisions", "0",
         "--minibatch-size", "256", "--checkpoint-every", "1", "--eval-every", "0", "--minutes", "30",
         "--no-tensorboard", "--run-dir", str(run),
@@ -207,8 +207,8 @@ def test_kill_stops_a_background_run_as_ctrl_c_does(tmp_path):
     done = saved["progress"]["iteration"]
     assert done >= 1
     kept = f"interrupted (SIGTERM); the checkpoint holds iteration {done} "
-    assert out.splitlines()[-1].startswith(f"python -m training.mixture: {kept}"), out
-    assert json.loads((run / "summary.json").read_text())["stopped"] == "interrupted (SIGTERM)"
+    assert out.splitlines()[-1].startswith(f"hearts-env: {kept}"), out
+    assert json.loads((run / "summary.json").read_text())["stopped"].startswith(kept)
 
 
 def test_moon_decisions_are_the_shooters_own_in_deals_that_ended():

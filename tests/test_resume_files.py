@@ -13,7 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from agents.ppo import CHECKPOINT_FORMAT  # noqa: E402
-from training.ppo import CHECKPOINT_VERSION, pack_array, unpack_array  # noqa: E402
+from training.checkpoint import CHECKPOINT_VERSION, pack_array, unpack_array  # noqa: E402
 
 
 def plain_tree(value: Any) -> bool:

@@ -211,5 +211,6 @@ def test_an_empty_agent_list_is_refused(flag: str, tmp_path: Path, capsys) -> No
     with pytest.raises(ValueError, match=f"{flag[2:].replace('-', '_')} needs at least one agent spec"):
         Args(**{flag[2:].replace("-", "_"): ()}).validate()
     tiny = [*FLAGS, "--total-decisions", "512", "--shards", "1", "--eval-presets", "hearts"]
-    assert mixture.main([*tiny, "--run-dir", str(tmp_path / "mix"), "--configs", ""]) == 2
+    assert hearts_cli.main(["train", "--family", "hearts", *tiny, "--run-dir", str(tmp_path / "mix"),
+                            "--configs", ""]) == 2  # fmt: skip
     assert "needs at least one configuration PRESET-N, got ''" in capsys.readouterr().err

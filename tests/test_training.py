@@ -18,7 +18,9 @@ import agents  # noqa: E402
 from agents.ppo import ILLEGAL_LOGIT, PolicyValueNet, load_policy  # noqa: E402
 from hearts_env.presets import PRESETS, make_rules, preset_names  # noqa: E402
 from hearts_env.table import Table  # noqa: E402
-from training.ppo import Args, League, Rollout, advantages, collect, train  # noqa: E402
+from training.config import Args  # noqa: E402
+from training.ppo import advantages, train  # noqa: E402
+from training.rollout import League, Rollout, collect  # noqa: E402
 
 TINY = Args(
     num_games=16, rollout_steps=64, hidden=(32,), minibatch_size=256, update_epochs=2, eval_deals=8,
@@ -61,7 +63,7 @@ def test_smoke_run_is_finite_and_its_checkpoint_round_trips(tmp_path: Path) -> N
     with pytest.raises(ValueError, match="policy.pt beside it"):
         agents.make("ppo", "hearts", 4, checkpoint=str(tmp_path / "checkpoint.pt"))
     assert (tmp_path / "policy.pt").stat().st_size < 5_000_000
-    assert "python -m training.ppo" in saved["trained"]["command"]
+    assert saved["trained"]["command"].startswith("hearts-env train ")
 
 
 def test_resume_after_interruption_continues_the_same_run(tmp_path: Path) -> None:
@@ -278,7 +280,7 @@ def _net_and_batch(games: int, seed: int) -> tuple[PolicyValueNet, torch.Tensor,
 def test_bfloat16_precision_rounds_the_matmuls_and_nothing_else() -> None:
     """Under training's bf16 autocast the network's outputs stay float32, masked exactly as in
     float32, and differ from float32 only by rounding."""
-    from training.ppo import autocast
+    from training.device import autocast
 
     net, obs, mask = _net_and_batch(games=256, seed=3)
     with torch.no_grad():
@@ -333,7 +335,7 @@ def test_a_bfloat16_league_plays_its_past_policies_in_bfloat16(tiny_args) -> Non
 
 
 def test_precision_auto_is_bfloat16_only_where_the_device_computes_it(monkeypatch) -> None:
-    from training.ppo import native_bfloat16, resolve_precision
+    from training.device import native_bfloat16, resolve_precision
 
     cpu = torch.device("cpu")
     for name, dtype in (("float32", torch.float32), ("bfloat16", torch.bfloat16)):
@@ -656,5 +658,5 @@ def test_overlap_is_refused_where_it_cannot_run(tmp_path):
         replace(TINY, overlap=True, ray="local").validate()
     from training.mixture import MixtureSettings, train_mixture
 
-    with pytest.raises(ValueError, match="--overlap is hearts-env train's"):
+    with pytest.raises(ValueError, match="--overlap .* not with --family"):
         train_mixture(replace(TINY, overlap=True, run_dir=str(tmp_path)), MixtureSettings("hearts"))

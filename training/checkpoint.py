@@ -18,7 +18,7 @@ from agents.ppo import CHECKPOINT_FORMAT, FORMAT, PolicyValueNet, load_file, pol
 from evaluation.flags import non_negative_float, non_negative_int
 from hearts_env.core.rules import Rules
 from hearts_env.table import Table
-from training.config import RESUMABLE_CHANGES, Args
+from training.config import RESUMABLE_CHANGES, Args, resolve_family
 from training.rollout import League
 
 CHECKPOINT_VERSION = 2
@@ -115,6 +115,24 @@ def checkpoint_content(
         "cuda_rng": torch.cuda.get_rng_state_all() if device.type == "cuda" else None,
         "table": pack_table(table), "league": league.state_dict(), "progress": copy.deepcopy(progress),
     }  # fmt: skip
+
+
+def check_resumable(saved: dict[str, Any], path: Path, args: Args, game: str, ray: bool) -> None:
+    """Refuse (one ``ValueError``) to resume the checkpoint ``saved`` (read from ``path``) with
+    ``args`` where a setting that decides the learning differs, or where its rollouts were
+    played elsewhere (``ray``: this run plays them on Ray actors)."""
+    # A setting newer than the checkpoint had its default when the run began.
+    before = {**comparable(resolve_family(Args(), game)), **saved["args"]}
+    differ = {k: v for k, v in comparable(args).items() if before.get(k) != v}
+    if differ:
+        values = ", ".join(f"{k} {before.get(k)!r} there, {v!r} here" for k, v in sorted(differ.items()))
+        raise ValueError(
+            f"{path} was trained with other settings ({values}); "
+            "resume with the same command (only budgets may change) or choose another --run-dir"
+        )
+    if ("ray" in saved) != ray:
+        how = "on Ray actors: resume with --ray" if "ray" in saved else "here: resume without --ray"
+        raise ValueError(f"{path} was trained with its rollouts played {how}")
 
 
 def read_checkpoint(path: Path) -> dict[str, Any]:

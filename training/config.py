@@ -427,3 +427,130 @@ def to_argv(args: Args, game: str | None = None) -> list[str]:
         else:
             out.append(f"--{f.name.replace('_', '-')} {_flag_text(value)}")
     return out
+
+
+# ---------------------------------------------------------------------- one network for a family
+SHARDS = 4
+"""Rollout shards per iteration of a family mixture (each its own configuration) unless ``--shards``
+says otherwise."""
+
+
+@dataclass
+class MixtureSettings:
+    """What a family mixture run (``hearts-env train --family F``, :mod:`training.mixture`) adds to
+    :class:`Args`; each field is a flag of ``hearts-env train`` (``moon_imitation`` ->
+    ``--moon-imitation``)."""
+
+    family: str = "hearts"
+    """The game family: ``hearts`` or ``smear``."""
+    shards: int = SHARDS
+    """Rollout shards per iteration, each its own configuration."""
+    configs: tuple[tuple[str, int], ...] = ()
+    """Draw from these (preset, player count) pairs only (empty: the whole family, see the schedule)."""
+    eval_presets: tuple[str, ...] = ()
+    """The presets of the periodic evaluation, at their default player counts (empty: every preset
+    of the family)."""
+    init: str | None = None
+    """A universal policy file of the family whose network starts the run (None: fresh weights and
+    the imitation warm start); its trained decisions count as done."""
+    weights: tuple[tuple[str, float], ...] = ()
+    """(preset, weight) pairs: a named preset is drawn in proportion to its weight, the others to 1."""
+    moon_imitation: float = 0.0
+    """The weight of the moon imitation term (0: none). Each PPO iteration then plays one more
+    shard (``num_games // shards`` games, a configuration of the schedule that has a moon) with the
+    teacher at every seat, and adds this times the cross-entropy of the policy on the decisions of
+    the seats that shot the moon in those games (:func:`training.rollout.moon_decisions`) to the PPO
+    loss: the teacher's way to a moon, which self-play rarely finds, kept in view during PPO."""
+    moon_configs: tuple[tuple[str, int], ...] = ()
+    """The moon imitation shard's configurations, drawn uniformly (empty: the schedule's, redrawn
+    until one has a moon)."""
+    distill: float = 0.0
+    """The weight of the distillation term (0: none). Each PPO iteration then plays one more shard
+    (``num_games // shards`` games) of a configuration where a specialist ships, the specialist at
+    every seat, and adds this times the policy's cross-entropy on all of its decisions to the loss."""
+    distill_configs: tuple[tuple[str, int], ...] = ()
+    """The distillation shard's configurations, drawn uniformly (empty: every configuration of the
+    family where a specialist ships)."""
+
+
+def _config(item: str) -> tuple[str, int]:
+    preset, _, n = item.rpartition("-")
+    if not preset or not n.rstrip("p").isdigit():
+        raise argparse.ArgumentTypeError(f"a configuration is PRESET-N such as hearts-4, got {item!r}")
+    return preset, int(n.rstrip("p"))
+
+
+def _weight(item: str) -> tuple[str, float]:
+    preset, _, w = item.partition("=")
+    try:
+        weight = float(w)
+    except ValueError:
+        weight = -1.0
+    if not preset or not weight > 0 or not np.isfinite(weight):
+        raise argparse.ArgumentTypeError(f"a weight is PRESET=W, W > 0, such as hearts=2; got {item!r}")
+    return preset, weight
+
+
+MIXTURE_FLAGS: dict[str, dict[str, Any]] = {
+    "family": {"default": None, "choices": ("hearts", "smear"),
+               "help": "train one universal network on every configuration of this game family (not with "
+                       "--preset or --num-players); the flags below shape its schedule"},
+    "shards": {"type": positive_int, "default": SHARDS,
+               "help": f"rollout shards per iteration, each its own configuration (default: {SHARDS})"},
+    "configs": {"type": comma_list(_config, "configuration PRESET-N"), "default": (),
+                "metavar": "PRESET-N,...",
+                "help": "draw from these configurations only (default: every preset of the family)"},
+    "weights": {"type": comma_list(_weight, "weight PRESET=W"), "default": (), "metavar": "PRESET=W,...",
+                "help": "draw these presets W times as often as the others, e.g. partnership_hearts=3"},
+    "eval_presets": {"type": comma_list(str, "preset"), "default": (), "metavar": "A,B",
+                     "help": "presets of the periodic evaluation (default: every preset of the family)"},
+    "init": {"default": None, "metavar": "POLICY",
+             "help": "start from this universal policy file's network (its decisions count as done; no "
+                     "imitation)"},
+    "moon_imitation": {"type": non_negative_float, "default": 0.0, "metavar": "COEF",
+                       "help": "add COEF x the cross-entropy on the teacher's decisions in the deals it "
+                               "shoots the moon (one more shard a PPO iteration; default 0: none)"},
+    "moon_configs": {"type": comma_list(_config, "configuration PRESET-N"), "default": (),
+                     "metavar": "PRESET-N,...",
+                     "help": "the moon imitation shard's configurations (default: the schedule's with a "
+                             "moon)"},
+    "distill": {"type": non_negative_float, "default": 0.0, "metavar": "COEF",
+                "help": "add COEF x the cross-entropy on a shipped specialist's decisions in its "
+                        "configuration (one more shard a PPO iteration; default 0: none)"},
+    "distill_configs": {"type": comma_list(_config, "configuration PRESET-N"), "default": (),
+                        "metavar": "PRESET-N,...",
+                        "help": "the distillation shard's configurations (default: all where a specialist "
+                                "ships)"},
+}  # fmt: skip
+"""The flags of :class:`MixtureSettings` (argparse keywords), ``--family`` first."""
+
+
+def add_mixture_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Add the flags of :data:`MIXTURE_FLAGS` (to a group of ``hearts-env train``)."""
+    for name, keywords in MIXTURE_FLAGS.items():
+        parser.add_argument("--" + name.replace("_", "-"), **keywords)
+
+
+def mixture_from(namespace: argparse.Namespace) -> MixtureSettings | None:
+    """:class:`MixtureSettings` from parsed flags; None without ``--family``."""
+    values = vars(namespace)
+    if values.get("family") is None:
+        return None
+    return MixtureSettings(**{name: values[name] for name in MIXTURE_FLAGS})
+
+
+def mixture_argv(mix: MixtureSettings) -> list[str]:
+    """The flags that reproduce ``mix`` (``--family`` and those that differ from the defaults)."""
+    out, defaults = [f"--family {mix.family}"], MixtureSettings()
+    for name in MIXTURE_FLAGS:
+        value = getattr(mix, name)
+        if name == "family" or value == getattr(defaults, name):
+            continue
+        if name in ("configs", "moon_configs", "distill_configs"):
+            text = ",".join(f"{preset}-{n}" for preset, n in value)
+        elif name == "weights":
+            text = ",".join(f"{preset}={w:g}" for preset, w in value)
+        else:
+            text = _flag_text(value)
+        out.append(f"--{name.replace('_', '-')} {text}")
+    return out

@@ -202,13 +202,19 @@ class Logs:
     EVAL = ["iteration", "decisions", "elapsed_s", "opponent", "deals", "ppo_points", "opponent_points",
             "diff", "ci95", "illegal"]  # fmt: skip
 
-    def __init__(self, run: Path, args: Args, iteration: int, decisions: int, elapsed_s: float = 0.0) -> None:
+    def __init__(
+        self, run: Path, args: Args, iteration: int, decisions: int, elapsed_s: float = 0.0, label: str = "",
+        train_columns: Sequence[str] | None = TRAIN, eval_columns: Sequence[str] = EVAL,
+    ) -> None:  # fmt: skip
+        """``label``: the run's name on the bar (left out: ``PRESET Np``); ``train_columns``: the
+        header of ``train.csv`` (None: every key met), ``eval_columns``: of ``eval.csv``."""
         self.run = run
         self.args = args
+        self.label = label or f"{args.preset} {args.num_players}p"
         self.start = (decisions, elapsed_s)  # this segment's: its rate measures what the time left allows
         kept = iteration if args.resume else None
-        self.losses = CsvLog(run / "train.csv", self.TRAIN, kept)
-        self.evaluations = CsvLog(run / "eval.csv", self.EVAL, kept)
+        self.losses = CsvLog(run / "train.csv", train_columns, kept)
+        self.evaluations = CsvLog(run / "eval.csv", eval_columns, kept)
         self.writer = None
         if args.tensorboard:
             from torch.utils.tensorboard import SummaryWriter
@@ -219,12 +225,12 @@ class Logs:
         total = args.total_decisions or None
         self.bar = tqdm(
             total=total, initial=decisions, unit="dec", unit_scale=True, disable=not args.progress,
-            desc=f"{args.preset} {args.num_players}p", dynamic_ncols=True,
+            desc=self.label, dynamic_ncols=True,
         )  # fmt: skip
 
     def phase_label(self, phase: str) -> str:
         """The progress bar's name for an iteration of ``phase`` (``"imitation"`` or ``"ppo"``)."""
-        return f"{self.args.preset} {self.args.num_players}p {phase}"
+        return f"{self.label} {phase}"
 
     def phase(self, phase: str) -> None:
         """Name the progress bar after the phase the run is in."""
@@ -250,25 +256,25 @@ class Logs:
         """Say on the bar that the final evaluation runs, and about how long it takes (``estimate_s``:
         the last evaluation's seconds; 0: none measured yet)."""
         about = f", about {estimate_s:.0f} s" if estimate_s else ""
-        self.bar.set_description(f"{self.args.preset} {self.args.num_players}p final evaluation{about}")
+        self.bar.set_description(f"{self.label} final evaluation{about}")
 
     def train(self, row: dict[str, Any]) -> None:
         """One iteration's losses."""
         self.losses.add([row])
         if self.writer:
-            for key in self.TRAIN[4:]:
-                if isinstance(row.get(key), float):
-                    self.writer.add_scalar(f"train/{key}", row[key], row["decisions"])
+            for key, value in row.items():
+                if isinstance(value, float) and key != "elapsed_s":
+                    self.writer.add_scalar(f"train/{key}", value, row["decisions"])
 
     def evaluation(self, rows: list[dict[str, Any]]) -> None:
         """One evaluation's results."""
         self.evaluations.add(rows)
         if self.writer:
             for row in rows:
-                self.writer.add_scalar(f"eval/diff_vs_{row['opponent']}", row["diff"], row["decisions"])
-                self.writer.add_scalar(
-                    f"eval/points_vs_{row['opponent']}", row["ppo_points"], row["decisions"]
-                )
+                where = f"_in_{row['preset']}" if "preset" in row else ""  # a universal network's presets
+                vs = f"vs_{row['opponent']}{where}"
+                self.writer.add_scalar(f"eval/diff_{vs}", row["diff"], row["decisions"])
+                self.writer.add_scalar(f"eval/points_{vs}", row["ppo_points"], row["decisions"])
 
     def warn(self, text: str) -> None:
         """One warning line on stderr, clear of the progress bar."""

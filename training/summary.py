@@ -90,12 +90,17 @@ def phases_text(summary: Mapping[str, Any]) -> str:
 
 
 def summary_text(summary: Mapping[str, Any]) -> str:
-    """The closing lines of a run, from :func:`training.ppo.train`'s summary: the decisions of
+    """The closing lines of a run, from its summary (:class:`training.run.Run`): the decisions of
     each phase, the time and rate, why it stopped, the last evaluation, the files written and the
-    commands to evaluate the policy and to continue the run."""
+    commands to evaluate the policy and to continue the run. A family's universal network
+    (``family`` in the summary) has one evaluation a preset."""
     imitated, ppo = summary["imitation_decisions"], summary["ppo_decisions"]
+    if "family" in summary:
+        trained = f"universal {summary['family']} network"
+    else:
+        trained = f"{summary['preset']}, {summary['num_players']} players"
     lines = [
-        f"{summary['preset']}, {summary['num_players']} players: {phases_text(summary)} in "
+        f"{trained}: {phases_text(summary)} in "
         f"{summary['minutes']:.1f} min, "
         f"{summary['decisions_per_s']:,} decisions/s of training; stopped: {summary['stopped']}"
     ]
@@ -107,7 +112,10 @@ def summary_text(summary: Mapping[str, Any]) -> str:
     if summary["evaluation"]:
         at = summary["evaluation"][0]["decisions"]
         lines.append(f"last evaluation, of the policy after {at:,} decisions:")
-        lines += [f"  {evaluation_text(e, summary['better'])}" for e in summary["evaluation"]]
+        lines += [
+            f"  {e['preset'] + ': ' if 'preset' in e else ''}{evaluation_text(e, summary['better'])}"
+            for e in summary["evaluation"]
+        ]
     else:
         lines.append("no evaluation yet")
     lines.append("written:")
