@@ -159,6 +159,8 @@ class Pool:
             shares = list(shares)
             if not shares:
                 raise ValueError("a pool needs at least one worker to start, got no shares")
+            if ray is not None:
+                actor_count(ray, len(shares))  # more actors than CPUs would never all start
             names = list(names) if names is not None else [f"worker {i}" for i in range(len(shares))]
             notes = list(notes) if notes is not None else [""] * len(shares)
             kind = {"serial": _SerialWorkers, "processes": _ProcessWorkers, "ray": _RayWorkers}[self.backend]
@@ -219,8 +221,7 @@ class Workers:
     # ------------------------------------------------------------------ asking
     def send(self, method: str, *args: Any, to: Iterable[int] | None = None) -> Ticket:
         """Ask every worker (or those in ``to``) to run ``method(*args)``; returns at once."""
-        to = tuple(range(len(self))) if to is None else tuple(to)
-        return self._send(method, dict.fromkeys(to, args))
+        return self._send(method, dict.fromkeys(range(len(self)) if to is None else to, args))
 
     def send_each(
         self, method: str, shares: Mapping[int, tuple[Any, ...]] | Sequence[tuple[Any, ...]]
@@ -234,7 +235,7 @@ class Workers:
         """The answers to ``ticket``, in the order of its workers. Every answer is read before
         a worker's exception is raised (as a :class:`WorkerError`), so none is left owed."""
         self._usable(ticket.method)
-        if not self._owed or self._owed[0] != ticket:
+        if not self._owed or self._owed[0] is not ticket:
             raise RuntimeError(
                 f"receive() takes tickets in the order they were sent: {self._owed[0].method}() first"
                 if self._owed
@@ -605,10 +606,16 @@ class _Actor:
     """A Ray actor holding one worker: ``call`` runs its methods."""
 
     def __init__(self, factory: Callable[..., Any], share: tuple[Any, ...]) -> None:
-        self.worker = factory(*share)
+        self.worker, self.failed = None, None
+        try:
+            self.worker = factory(*share)
+        except Exception as error:  # raised by ready(): a task's error keeps its type and message
+            self.failed = error
 
     def ready(self) -> None:
-        """Answers once the worker is built."""
+        """Answers once the worker is built; raises what its factory raised."""
+        if self.failed is not None:
+            raise self.failed
 
     def call(self, method: str, *args: Any) -> Any:
         return getattr(self.worker, method)(*args)
@@ -673,8 +680,13 @@ class _RayWorkers(Workers):
             for i, actor in enumerate(self._actors):  # each actor is up, its worker built
                 try:
                     ray.get(actor.ready.remote(), timeout=self.timeout)
+                except ray.exceptions.GetTimeoutError:
+                    raise self._late(i, "start") from None
+                except ray.exceptions.RayTaskError as error:
+                    cause = getattr(error, "cause", None) or error
+                    raise WorkerError(self.name(i), "start", cause) from cause
                 except ray.exceptions.RayActorError as error:
-                    raise WorkerError(self.name(i), "start", error) from error
+                    raise self._died(i, str(error).strip().splitlines()[0]) from None
         except BaseException:
             self.close()
             raise

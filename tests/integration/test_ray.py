@@ -1,8 +1,10 @@
-"""Ray: duplicate tournaments (``evaluation.ray_pool``) and PPO rollouts (``training.ray_rollout``)
-on a cluster this module starts: a head node (``ray start --head --block``, its own port, CPUs
-and temp dir, so no other Ray on the machine sees it), connected to by its address and stopped at
-the end (SIGTERM to that one process, which stops its own Ray processes: never ``ray stop``,
-which would stop every Ray on the machine). Run by ``make integration-ray``."""
+"""Ray: the ``"ray"`` backend of ``hearts_env.parallel`` (the checks every backend passes, and a
+killed actor), duplicate tournaments (``evaluation.ray_pool``) and PPO rollouts
+(``training.ray_rollout``) on a cluster this module starts: a head node (``ray start --head
+--block``, its own port, CPUs and temp dir, so no other Ray on the machine sees it), connected to
+by its address and stopped at the end (SIGTERM to that one process, which stops its own Ray
+processes: never ``ray stop``, which would stop every Ray on the machine). Run by ``make
+integration-ray``."""
 
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ import agents  # noqa: E402
 from evaluation.duplicate import Tournament, TournamentConfig  # noqa: E402
 from evaluation.ray_pool import RayPool  # noqa: E402
 from hearts_cli import main  # noqa: E402
+from hearts_env.parallel import make  # noqa: E402
+from tests.test_parallel import CHECKS, Tally  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,6 +98,25 @@ def same(report: dict[str, Any]) -> dict[str, Any]:
     for key in ("elapsed_s", "move_time"):
         out["progress"].pop(key, None)
     return out
+
+
+# ---------------------------------------------------------------------- the pool
+@pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__[len("check_") :])
+def test_the_ray_backend(address: str, check: Any) -> None:
+    check(make("ray", address=address, timeout=60))
+
+
+def test_a_killed_actor_is_one_line(address: str) -> None:
+    with make("ray", address=address, timeout=60).start(Tally, [(0,), (0,)]) as workers:
+        pid = workers.call("pid", to=[1])[0]
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(RuntimeError, match=r"^worker 1 died: ") as caught:
+            workers.call("add", 1)
+        assert "\n" not in str(caught.value)
+        with pytest.raises(RuntimeError, match=r"add\(\) on unusable workers: worker 1 died"):
+            workers.call("add", 1)
+    with pytest.raises(ValueError, match="3 Ray actors need 3 CPUs and the cluster has 2"):
+        make("ray", address=address).start(Tally, [(0,)] * 3)
 
 
 # ---------------------------------------------------------------------- tournaments
