@@ -25,8 +25,8 @@ DESCRIPTION = (
     "--num-players, --option) or one universal network for every configuration of a game family "
     f"(--family and the family training flags). Needs PyTorch: {install_command('training')}."
 )
-ONE_CONFIGURATION = ("preset", "num_players", "options")
-"""The settings that choose one configuration, refused with ``--family``."""
+ONE_CONFIGURATION = {"preset": "--preset", "num_players": "--num-players", "options": "--option"}
+"""The settings that choose one configuration, refused with ``--family``, and their flags."""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -55,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
 
     mix = mixture_from(args)
     if mix is not None:
-        given = [name for name in ONE_CONFIGURATION if getattr(args, name)]
+        given = [flag for name, flag in ONE_CONFIGURATION.items() if getattr(args, name)]
         if given:
-            flags = ", ".join("--" + name.removesuffix("s").replace("_", "-") for name in given)
+            flags = ", ".join(given)
             raise ValueError(f"--family trains every configuration of the family: leave out {flags}")
     if args.preset is None:
         args.preset = "hearts"
