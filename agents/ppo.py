@@ -15,7 +15,7 @@ checkpoint needs only torch: a small MLP over the flat observation of
 :mod:`hearts_env.games.hearts.observation` with a policy head (one logit per card) and a value head.
 Illegal cards get the logit :data:`ILLEGAL_LOGIT`, so their probability is exactly 0.
 
-A **universal** network (trained by :mod:`training.mixture` on every configuration of a game
+A **universal** network (trained by ``hearts-env train --family`` on every configuration of a game
 family, over the family's universal layout, :mod:`hearts_env.universal`) plays every preset and
 player count of its family: its file says ``layout: "universal"``, and the agent converts each
 observation and mask to the family's vocabulary and the chosen action back. Without
@@ -279,7 +279,7 @@ class PPOAgent(Agent):
             if not path.exists() and self.network == "universal":
                 raise NoShippedCheckpointError(
                     f"agent 'ppo': no universal network ships for the {rules.game} family "
-                    f"({path.name}); train one with `python -m training.mixture --family {rules.game}` "
+                    f"({path.name}); train one with `hearts-env train --family {rules.game}` "
                     "and pass checkpoint=PATH"
                 )
             if not path.exists():
