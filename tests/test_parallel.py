@@ -177,7 +177,7 @@ from hearts_env.parallel import make
 from tests.test_parallel import Tally
 
 if __name__ == "__main__":
-    workers = make("processes").start(Tally, [(0,), (0,)])
+    workers = make("processes", start_method=sys.argv[1]).start(Tally, [(0,), (0,)])
     print(" ".join(map(str, workers.pids)), flush=True)
     try:
         workers.call("slow_square", 2, 120.0)  # busy: the parent is stopped meanwhile
@@ -187,15 +187,16 @@ if __name__ == "__main__":
 """
 
 
-@pytest.mark.parametrize("stop", ["ctrl-c", "killed"])
-def test_workers_end_with_their_parent(tmp_path: Path, stop: str) -> None:
+@pytest.mark.parametrize(("stop", "start_method"), [("ctrl-c", "fork"), ("killed", "spawn")])
+def test_workers_end_with_their_parent(tmp_path: Path, stop: str, start_method: str) -> None:
     """Ctrl-C (SIGINT to the parent) stops the call and closes the workers; a parent killed
-    while they are busy takes them with it."""
+    while they are busy takes them with it (spawned ones too: they hold no pipe ends of it)."""
     script = tmp_path / "parent.py"
     script.write_text(textwrap.dedent(PARENT_SCRIPT))
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     parent = subprocess.Popen(
-        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, str(script), start_method], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
         env=environment, cwd=ROOT,
     )  # fmt: skip
     pids: list[int] = []
@@ -232,7 +233,7 @@ def untimed(text: str) -> str:
 
 
 def test_a_tournament_on_worker_processes_is_recorded_as_in_one_process(tmp_path: Path) -> None:
-    config = TournamentConfig(agents=["strategy", "random"], deals=24, tables=6, seed=3, streams=3)
+    config = TournamentConfig(agents=["strategy", "random"], deals=12, tables=4, seed=3, streams=3)
     texts = {}
     for name, pool in [("here", None), ("serial", make("serial")), ("processes", make("processes", 2))]:
         path = tmp_path / f"{name}.json"

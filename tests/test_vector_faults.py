@@ -204,7 +204,7 @@ if __name__ == "__main__":
 """
 
 
-@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+@pytest.mark.parametrize("start_method", ["fork"])  # spawned workers: tests/test_parallel.py
 def test_workers_exit_when_their_parent_is_killed(tmp_path: Path, start_method: str) -> None:
     script = tmp_path / "parent.py"
     script.write_text(textwrap.dedent(ORPHAN_SCRIPT))
