@@ -61,8 +61,9 @@ some games may have moved and others not. ``step``/``reset`` before ``reset()`` 
 
 Modules: :mod:`~hearts_env.vector.env` the env itself; :mod:`~hearts_env.vector.shard` the games
 one process steps; :mod:`~hearts_env.vector.buffers` the arrays a step writes (shared memory with
-workers); :mod:`~hearts_env.vector.worker` the worker processes and their messages;
-:mod:`~hearts_env.vector.checks` the argument and action checks and their messages.
+workers); :mod:`~hearts_env.vector.worker` what a worker process holds (the processes themselves
+are :mod:`hearts_env.parallel`'s ``"processes"`` backend); :mod:`~hearts_env.vector.checks` the
+argument and action checks and their messages.
 """
 
 from hearts_env.vector.buffers import Buffers
