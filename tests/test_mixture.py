@@ -70,6 +70,7 @@ def _args(run_dir, **changes):
         threads=1,
         pool_every=1,
         pool_size=2,
+        tensorboard=False,
     )
     settings.update(changes)
     return Args(**settings)
