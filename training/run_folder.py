@@ -1,6 +1,6 @@
 """A run folder (``run_dir``): which files are the run's, when a run may write them, one writer.
 
-A training run (:mod:`training.ppo`, :mod:`training.mixture`) writes :data:`RUN_FILES` into its
+A training run (:class:`training.run.Run`, of either schedule) writes :data:`RUN_FILES` into its
 folder. Nothing a user has is lost to a new run:
 
 - a folder that holds any run file is refused to a new run: with its ``checkpoint.pt`` the way on
