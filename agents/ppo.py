@@ -1,7 +1,7 @@
-"""``ppo``: a policy trained by :mod:`training.ppo`, played from a checkpoint.
+"""``ppo``: a policy trained by ``hearts-env train``, played from a checkpoint.
 
 ``agents.make("ppo", preset, num_players, checkpoint=PATH)`` plays the policy file saved at
-``PATH`` (``policy.pt`` of a :mod:`training.ppo` run). Without ``checkpoint`` it
+``PATH`` (``policy.pt`` of a ``hearts-env train`` run). Without ``checkpoint`` it
 plays the checkpoint shipped for that preset and player count, ``agents/checkpoints/<preset>-<n>p.pt``
 (standard 4-player Hearts, 3-player Black Maria, 4-player partnership Smear; package data, so an
 installed wheel has them too), or raises :class:`NoShippedCheckpointError` (a ``FileNotFoundError``
@@ -68,7 +68,7 @@ NETWORKS = ("auto", "specialist", "universal")
 for the configuration, else the family's shipped universal network; ``specialist`` and
 ``universal`` play that one only (an error where it does not ship)."""
 CHECKPOINT_FORMAT = "hearts-env-ppo-checkpoint"
-"""``format`` of a :mod:`training.ppo` resume checkpoint (its ``version`` says which layout)."""
+"""``format`` of a training run's resume file ``checkpoint.pt`` (its ``version`` says which layout)."""
 ILLEGAL_LOGIT = -1e9
 """Logit given to illegal cards: exp() underflows to exactly 0, yet entropies stay finite."""
 
@@ -287,7 +287,7 @@ class PPOAgent(Agent):
                 raise NoShippedCheckpointError(
                     f"agent 'ppo': no PPO checkpoint ships for {rules.preset} with "
                     f"{rules.num_players} players (shipped: {ships}); train one with "
-                    f"`python -m training.ppo --preset {rules.preset} --num-players {rules.num_players}` "
+                    f"`hearts-env train --preset {rules.preset} --num-players {rules.num_players}` "
                     "and pass checkpoint=PATH"
                 )
             checkpoint = path
@@ -349,7 +349,7 @@ class PPOAgent(Agent):
             raise ValueError(
                 f"agent 'ppo' cannot play {preset} with {players} players: checkpoint {self.checkpoint} "
                 f"plays {content['preset']} with {content['num_players']} players only (train one with "
-                f"`python -m training.ppo --preset {preset} --num-players {players}`)"
+                f"`hearts-env train --preset {preset} --num-players {players}`)"
             )
         if (content["obs_size"], content["num_actions"]) != (size, actions):
             raise ValueError(
