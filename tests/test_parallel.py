@@ -174,13 +174,18 @@ def test_a_factory_that_fails_leaves_no_processes() -> None:
 PARENT_SCRIPT = """
 import sys, time
 from hearts_env.parallel import make
-from tests.test_parallel import Tally
+
+
+class Sleeper:  # here, not in this test module: spawned workers import only what they need
+    def nap(self, seconds):
+        time.sleep(seconds)
+
 
 if __name__ == "__main__":
-    workers = make("processes", start_method=sys.argv[1]).start(Tally, [(0,), (0,)])
+    workers = make("processes", start_method=sys.argv[1]).start(Sleeper, [(), ()])
     print(" ".join(map(str, workers.pids)), flush=True)
     try:
-        workers.call("slow_square", 2, 120.0)  # busy: the parent is stopped meanwhile
+        workers.call("nap", 120.0)  # busy: the parent is stopped meanwhile
     except KeyboardInterrupt:
         print("interrupted", flush=True)
         raise
