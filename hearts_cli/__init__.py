@@ -52,7 +52,7 @@ from evaluation.flags import (
     run_command,
     signal_of,
 )
-from hearts_cli.flags import add_ray_flags, add_table_flags, preset_defaults, require
+from hearts_cli.flags import add_pool_flags, add_table_flags, pool_from_flags, preset_defaults, require
 from hearts_env.files import OutputLock
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def _add_tournament(commands: argparse._SubParsersAction) -> None:
         help="independent random streams: the tables in S groups, each with its own generator (what "
         "--ray plays in parallel; the same results with or without --ray; default 1)",
     )  # fmt: skip
-    add_ray_flags(p, "the streams")
+    add_pool_flags(p, "the streams")
     add_option_flag(p, "pass_directions=left,right")
     p.add_argument("--json", type=Path, default=None, help="results and resume file")
     p.add_argument(
@@ -143,17 +143,10 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.record_deals and not args.json:  # refused before the tournament plays
         raise ValueError("--record-deals keeps the deals in --json: give --json PATH")
     time_limit = None if args.minutes is None else 60 * args.minutes
-    pool = None
-    if args.ray is not None:
-        from evaluation.ray_pool import RayPool, import_ray
-
-        import_ray()  # not installed: one line before anything runs
-        pool = RayPool(args.ray, args.ray_actors)
-        if args.streams == 1:
-            note = "--streams 1 is one random stream, which one Ray actor plays"
-            print(f"hearts-env: note: {note}", file=sys.stderr)
-    elif args.ray_actors:
-        raise ValueError("--ray-actors needs --ray ADDRESS (local, auto or HOST:PORT)")
+    pool = pool_from_flags(args)
+    if pool is not None and args.streams == 1:
+        note = "--streams 1 is one random stream, which one worker plays"
+        print(f"hearts-env: note: {note}", file=sys.stderr)
     command = "hearts-env " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])
     # One writer at a time: a second tournament on this --json is refused at once, naming us.
     with OutputLock(args.json, "the tournament record") if args.json else contextlib.nullcontext():
@@ -234,7 +227,7 @@ def _add_leaderboard(commands: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--streams", type=positive_int, default=1, metavar="S", help="random streams a cell (for --ray)"
     )
-    add_ray_flags(p, "each cell's streams")
+    add_pool_flags(p, "each cell's streams")
     p.add_argument(
         "--dir", type=Path, default=Path("leaderboard"), help="the cells' resumable tournament files"
     )
@@ -254,14 +247,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     from evaluation import leaderboard
     from hearts_env.presets import PRESETS
 
-    pool = None
-    if args.ray is not None:
-        from evaluation.ray_pool import RayPool, import_ray
-
-        import_ray()
-        pool = RayPool(args.ray, args.ray_actors)
-    elif args.ray_actors:
-        raise ValueError("--ray-actors needs --ray ADDRESS (local, auto or HOST:PORT)")
+    pool = pool_from_flags(args)
     markdown = args.markdown or args.json.with_suffix(".md")
     png = args.png or (args.json.with_suffix(".png") if _has("matplotlib") else None)
     command = "hearts-env " + shlex.join(getattr(args, "argv", None) or sys.argv[1:])

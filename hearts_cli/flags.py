@@ -15,6 +15,7 @@ import importlib
 
 from agents import FamilyDefaults, family_defaults
 from evaluation.flags import EXTRAS, install_command, non_negative_int, positive_int
+from hearts_env.parallel import Pool, make
 from hearts_env.presets import PRESETS
 
 
@@ -51,6 +52,31 @@ def add_ray_flags(parser: argparse.ArgumentParser, work: str) -> None:
         "--ray-actors", type=non_negative_int, default=0, metavar="N",
         help="Ray actors, one CPU each (default 0: one per CPU of the cluster)",
     )  # fmt: skip
+
+
+def add_pool_flags(parser: argparse.ArgumentParser, work: str) -> None:
+    """:func:`add_ray_flags` and ``--workers N``: play ``work`` on N local worker processes."""
+    add_ray_flags(parser, work)
+    parser.add_argument(
+        "--workers", type=non_negative_int, default=0, metavar="N",
+        help=f"play {work} on N local worker processes (default 0: in this process; at most one a "
+        "stream); the same results",
+    )  # fmt: skip
+
+
+def pool_from_flags(args: argparse.Namespace) -> Pool | None:
+    """Where ``--ray`` / ``--ray-actors`` / ``--workers`` say to play (None: in this process);
+    ``ValueError`` in one line for flags that do not go together, or Ray not installed."""
+    if args.ray is not None and args.workers:
+        raise ValueError("--workers plays on local processes and --ray on Ray actors: give one of them")
+    if args.ray is not None:
+        from evaluation.ray_pool import RayPool, import_ray
+
+        import_ray()  # not installed: one line before anything runs
+        return RayPool(args.ray, args.ray_actors)
+    if args.ray_actors:
+        raise ValueError("--ray-actors needs --ray ADDRESS (local, auto or HOST:PORT)")
+    return make("processes", workers=args.workers) if args.workers else None
 
 
 def require(module: str, what: str) -> None:

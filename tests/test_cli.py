@@ -140,3 +140,21 @@ def test_a_command_stops_on_sigterm_and_on_sigint_the_shell_ignored() -> None:
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_a_tournament_on_local_worker_processes_writes_the_same_record(tmp_path, capsys) -> None:
+    base = ["tournament", "--agents", "strategy,ducker", "--deals", "8", "--tables", "4", "--streams", "2",
+            "--seed", "4", "--quiet", "--csv", str(tmp_path / "x.csv")]  # fmt: skip
+    assert main([*base, "--json", str(tmp_path / "here.json")]) == 0
+    assert main([*base, "--json", str(tmp_path / "workers.json"), "--workers", "2"]) == 0
+    capsys.readouterr()
+
+    def played(name: str) -> dict:
+        record = json.loads((tmp_path / name).read_text())
+        kept = {k: record[k] for k in ("agents", "pairs", "deals")}
+        return {**kept, "per_deal": record["progress"]["per_deal"]}  # the timings differ
+
+    assert played("here.json") == played("workers.json")
+    both = [*base, "--json", str(tmp_path / "r.json"), "--workers", "2", "--ray", "local"]
+    message = one_line_error(capsys, both)
+    assert "--workers plays on local processes and --ray on Ray actors: give one of them" in message

@@ -47,7 +47,7 @@ def test_a_package_imports_only_the_layers_below(package: str) -> None:
         assert not wrong, f"{module.relative_to(ROOT)} imports {sorted(wrong)}, above {package}"
 
 
-RAY_MODULES = {"evaluation/ray_pool.py", "training/ray_rollout.py"}
+RAY_MODULES = {"hearts_env/parallel.py", "evaluation/ray_pool.py"}
 """The modules that may import Ray (an optional extra), and only inside their functions."""
 RAY_ELSEWHERE = {"hearts_env/integrations/rllib.py"}
 """Ray's other user among the packages (RLlib, an optional extra too)."""
