@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from evaluation.flags import Interrupted, signal_of
+from evaluation.flags import Interrupted, signal_of, signals_held
 from hearts_env.files import OutputLock, write_json
 from training.config import Args, evaluation_due, evaluation_step, imitating, next_evaluation
 from training.logs import Logs
@@ -245,8 +245,9 @@ class Run:
 
     def save_checkpoint(self) -> None:
         """Write ``checkpoint.pt``, then ``policy.pt``."""
-        save_torch(self.schedule.checkpoint(self.progress), self.paths["checkpoint"])
-        self.saved_at.update(iteration=self.progress["iteration"], decisions=self.progress["decisions"])
+        with signals_held():  # a stop never falls between the file and the note of what it holds
+            save_torch(self.schedule.checkpoint(self.progress), self.paths["checkpoint"])
+            self.saved_at.update(iteration=self.progress["iteration"], decisions=self.progress["decisions"])
         self.save_policy()
 
     def evaluate(self) -> None:
