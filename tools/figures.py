@@ -831,6 +831,35 @@ def pimc_ismcts(matches: list[dict[str, Any]]) -> str:
     return _paragraph(head + "; over ".join(parts) + ".")
 
 
+def head_to_head(report: dict[str, Any]) -> str:
+    """experiments/cheaper-search: two agents, two seats each, their points and cost per decision."""
+    better = "lower" if report.get("better", "lower") == "lower" else "higher"
+    ms = {row["name"]: row["ms_per_decision"] for row in report.get("move_times", [])}
+    lines = [f"| agent | mean points ({better} is better) | ms/decision |", "|---|---|---|"]
+    lines += [f"| `{row['name']}` | {pm(row['mean_points'], row['ci95'])} | {ms[row['name']]:.2f} |"
+              for row in report["agents"]]  # fmt: skip
+    a, b = (row["name"] for row in report["agents"][:2])
+    lines += ["", f"`{a} − {b}` = {pm(*pair(report, a, b))} points a deal over {report['deals']} duplicate "
+              f"deals; {a} costs {ms[a] / ms[b]:.2f}× {b}'s time a decision."]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def exploit_table(answers: list[dict[str, Any]]) -> str:
+    """docs/training.md: how far a best response trained against copies of each agent beats them."""
+    lines = [
+        "| agent | configuration | trained | best response − agent, points a deal | taken from the agent |",
+        "|---|---|---|---|---|",
+    ]
+    for a in sorted(answers, key=lambda a: (a["preset"] == "hearts" and a["agent"] != "random", a["preset"])):
+        better = "lower is better" if a["better"] == "lower" else "higher is better"
+        lines.append(
+            f"| `{a['agent']}` | {a['preset']}, {a['num_players']} players | {a['decisions'] / 1e6:.1f}M "
+            f"decisions, {a['minutes']:.0f} min | {pm(a['diff'], a['ci95'], 2, plus=True)} ({better}) | "
+            f"{signed(a['gain'], 2, plus=True)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------------- the README's comparison
 def comparison(speeds: dict[str, Any], matches: list[dict[str, Any]]) -> str:
     """README.md: hearts-env beside OpenSpiel (raw and through Shimmy), PettingZoo's classic games,
@@ -938,6 +967,7 @@ FIGURES: dict[str, Figure] = {
     "throughput-before-after": _fig(throughput_before_after, "results/throughput_before_after.json"),
     "throughput-house": _fig(throughput_house, *(f"results/{n}" for n in HOUSE + HOUSE_INTERLEAVED)),
     "throughput-second-reading": _fig(throughput_second_reading, "results/throughput_second_reading.json"),
+    "cheaper-search-hearts": _fig(head_to_head, "experiments/cheaper-search/hearts-w16-w8.json"),
 }  # fmt: skip
 """Every figure block: NAME -> its input files and its renderer."""
 
