@@ -229,7 +229,8 @@ def test_the_progress_bar_names_agents_shortly_and_says_which_way_is_better() ->
 
 
 def test_the_text_table_fits_long_agent_names() -> None:
-    report = json.loads((ROOT / "results" / "lean_network" / "h128_vs_shipped.json").read_text())
+    lean = ROOT / "experiments" / "training-network-size" / "lean_network"
+    report = json.loads((lean / "h128_vs_shipped.json").read_text())
     lines = format_report(report).splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("agent"))
     width = len(lines[header])

@@ -294,9 +294,10 @@ def training_variants(bf16: dict[str, Any], fp32: dict[str, Any], lean: dict[str
         f"the shipped checkpoint ({pm(*bf, plus=True)} points a deal over {bf16['deals']:,} duplicate deals) "
         f"while a float32 run with the same budget matched it ({pm(*fp, plus=True)}), so float32 stays "
         "the default\n"
-        "(`results/bf16_training/README.md`). A leaner network (128x128), trained for the same budget,\n"
+        "(`experiments/training-precision/bf16_training/README.md`). A leaner network (128x128), "
+        "trained for the same budget,\n"
         f"ended weaker too: {pm(*h128, plus=True)} points a deal against the shipped one over "
-        f"{lean['deals']:,} deals (`results/lean_network/README.md`).\n"
+        f"{lean['deals']:,} deals (`experiments/training-network-size/lean_network/README.md`).\n"
     )
 
 
@@ -910,6 +911,8 @@ def _fig(render: Callable[..., str], *inputs: str) -> Figure:
 
 
 _TRAINING = "experiments/training-"  # the folders of the training settings' experiments
+_BF16 = "experiments/training-precision/bf16_training/"
+_LEAN = "experiments/training-network-size/lean_network/"
 _PIMC = "results/pimc/"
 _RATE = "results/training_rate/"
 FIGURES: dict[str, Figure] = {
@@ -927,9 +930,8 @@ FIGURES: dict[str, Figure] = {
     "ppo-ismcts-short": _fig(ppo_ismcts_short, "results/ppo_vs_ismcts1000.json"),
     "ppo-table": _fig(ppo_table, "results/ppo_vs_strategy_hearts.json", "results/ppo_vs_ismcts1000.json"),
     "black-maria": _fig(black_maria, "results/ppo_vs_strategy_black_maria.json"),
-    "training-variants": _fig(training_variants, "results/bf16_training/bf16_vs_shipped.json",
-                              "results/bf16_training/fp32_vs_shipped.json",
-                              "results/lean_network/h128_vs_shipped.json"),
+    "training-variants": _fig(training_variants, f"{_BF16}bf16_vs_shipped.json",
+                              f"{_BF16}fp32_vs_shipped.json", f"{_LEAN}h128_vs_shipped.json"),
     "training-throughput": _fig(training_throughput, *(f"{_RATE}{n}.json" for n in ("before", "after",
                                                                                     "hidden128"))),
     "training-throughput-machines": _fig(training_throughput_machines,
@@ -1013,8 +1015,6 @@ CHART_RENDERERS = {
 """The renderers of the committed charts, by the kind of JSON they draw."""
 
 OTHER_CHARTS = {
-    "results/bf16_training/hearts-4p-*.png": "a learning curve (training.logs.plot_learning_curve)",
-    "results/lean_network/hearts-4p-*.png": "a learning curve (training.logs.plot_learning_curve)",
     "results/universal/*_curves.png": "experiments/universal-progress/universal_progress.py",
     "docs/replay.png": "a browser's screenshot of hearts-env replay's page (the command: docs/replay.md)",
 }

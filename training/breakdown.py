@@ -5,7 +5,7 @@ backward pass of the default network over one minibatch of random 0/1 observatio
 ``--iterations`` iterations of the default settings (512 games x 256 steps, ``strategy`` and
 ``ducker`` opponents, no imitation), each split into the rollout (:func:`training.rollout.collect`)
 and the update (:func:`training.ppo.update`), with the decisions per second of the two together.
-The README's and ``results/bf16_training``'s per-iteration numbers come from this.
+The README's and ``experiments/training-precision/bf16_training``'s per-iteration numbers come from this.
 
 Run: ``python -m training.breakdown [--iterations 5] [--threads 2]``.
 """

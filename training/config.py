@@ -141,7 +141,7 @@ class Args:
     of the policy, and the league's past policies play in bf16) or ``auto`` (bfloat16 where
     the device computes it natively: a CUDA GPU with bf16, a CPU with AVX512-BF16 or AMX). On this
     project's CPU bfloat16 trains 1.3–1.5x faster but its agent, trained for the shipped budget,
-    ended weaker (results/bf16_training/README.md), hence float32 by default. Playing a
+    ended weaker (experiments/training-precision/bf16_training/README.md), hence float32 by default. Playing a
     checkpoint is float32 either way."""
     overlap: bool = False
     """Play the next iteration's rollout in a thread while this iteration's update runs (the rollout
