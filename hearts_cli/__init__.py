@@ -5,6 +5,7 @@ Commands
     leaderboard  every agent against every preset (:mod:`evaluation.leaderboard`)
     train        PPO self-play training (:mod:`hearts_cli.train`)
     exploit      a PPO best response against a frozen agent (:mod:`hearts_cli.exploit`)
+    label        a search agent's decisions and values, for training (:mod:`hearts_cli.label`)
     bench        throughput table beside OpenSpiel (:mod:`benchmarks.throughput`)
     play         play one seat yourself in the terminal against agents (:mod:`hearts_cli.play`)
     replay       draw one deal as an HTML page to step through (:mod:`hearts_cli.replay`)
@@ -328,6 +329,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hearts_cli.exploit import add_parser as _add_exploit
 
     _add_exploit(commands)
+    from hearts_cli.label import add_parser as _add_label
+
+    _add_label(commands)
     from hearts_cli.rules import add_rules
 
     add_rules(commands)
