@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         if given:
             flags = ", ".join(given)
             raise ValueError(f"--family trains every configuration of the family: leave out {flags}")
+    elif args.labels is not None:
+        raise ValueError("--labels distills search labels into a family network: give --family")
     if args.preset is None:
         args.preset = "hearts"
     settings = args_from(args)

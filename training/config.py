@@ -471,6 +471,19 @@ class MixtureSettings:
     distill_configs: tuple[tuple[str, int], ...] = ()
     """The distillation shard's configurations, drawn uniformly (empty: every configuration of the
     family where a specialist ships)."""
+    labels: str | None = None
+    """A folder of search labels of the family (``hearts-env label``, :mod:`training.labels`) to
+    distill from, with ``label_weight``."""
+    label_weight: float = 0.0
+    """The weight of the label term (0: none): each PPO iteration then takes one more optimizer step
+    on ``label_weight`` times (the policy's cross-entropy to the softmax of the search's values /
+    ``label_temperature``, or to the choice where no action was searched, plus ``vf_coef`` times the
+    value head's squared error to the deal's stored reward) over ``label_batch`` labelled decisions
+    drawn with a generator of the run's own (seed, saved in the checkpoint)."""
+    label_temperature: float = 1.0
+    """The temperature of the softmax of the search's values (in scaled reward units)."""
+    label_batch: int = 256
+    """Labelled decisions in the label term's minibatch."""
 
 
 def _config(item: str) -> tuple[str, int]:
@@ -521,6 +534,15 @@ MIXTURE_FLAGS: dict[str, dict[str, Any]] = {
                         "metavar": "PRESET-N,...",
                         "help": "the distillation shard's configurations (default: all where a specialist "
                                 "ships)"},
+    "labels": {"default": None, "metavar": "DIR",
+               "help": "distill from the search labels in DIR (hearts-env label) with --label-weight"},
+    "label_weight": {"type": non_negative_float, "default": 0.0, "metavar": "C",
+                     "help": "add C x (cross-entropy to the softmax of the search's values, plus the value "
+                             "regression on the deal's reward) on labelled decisions each PPO iteration"},
+    "label_temperature": {"type": positive_float, "default": 1.0, "metavar": "T",
+                          "help": "the temperature of that softmax (default 1)"},
+    "label_batch": {"type": positive_int, "default": 256, "metavar": "N",
+                    "help": "labelled decisions a PPO iteration (default 256)"},
 }  # fmt: skip
 """The flags of :class:`MixtureSettings` (argparse keywords), ``--family`` first."""
 

@@ -425,3 +425,67 @@ def read_labels(out: str | Path, family_name: str | None = None) -> Iterator[dic
         )
     for k in sorted(int(k) for k in record["shards"]):
         yield _read_shard(out, k, record["shards"][str(k)])
+
+
+# ---------------------------------------------------------------------- reading labels to train on
+class LabelSource:
+    """A family's labels held in memory (compact: packed observations, grouped by configuration),
+    drawn as minibatches in the family network's universal layout (:mod:`hearts_env.universal`).
+
+    ``digest`` names the labels (the SHA-256 of their shards' SHA-256s): a training run keeps it
+    among its settings, so a run resumed on other labels is refused."""
+
+    def __init__(self, out: str | Path, family_name: str) -> None:
+        from hearts_env.core.formats import unpack_numpy
+        from hearts_env.universal import universal_view
+
+        self.unpack = unpack_numpy
+        self.out = Path(out)
+        groups: dict[str, dict[str, list[np.ndarray]]] = {}
+        digest = hashlib.sha256()
+        record = read_record(self.out) or {}
+        for k in sorted(int(k) for k in record.get("shards", {})):
+            digest.update(record["shards"][str(k)]["sha256"].encode())
+        for shard in read_labels(self.out, family_name):
+            config = f"{shard['preset']}-{int(shard['players'])}"
+            group = groups.setdefault(config, {name: [] for name in FIELDS})
+            for name in FIELDS:
+                group[name].append(shard[name])
+        self.digest = digest.hexdigest()[:16]
+        self.groups: list[dict[str, Any]] = []
+        for config, parts in groups.items():
+            preset, _, n = config.rpartition("-")
+            rules = make_rules(preset, num_players=int(n))
+            arrays = {name: np.concatenate(value) for name, value in parts.items()}
+            self.groups.append(
+                {"config": config, "view": universal_view(rules), "layout": layout(rules), **arrays}
+            )
+        self.starts = np.cumsum([0] + [len(g["action"]) for g in self.groups])
+        self.size = int(self.starts[-1])
+        if not self.size:
+            raise ValueError(f"{self.out} holds no labelled decisions: label some with hearts-env label")
+
+    def draw(self, rng: np.random.Generator, count: int) -> dict[str, np.ndarray]:
+        """``count`` decisions drawn uniformly (with replacement) with ``rng``, in the universal
+        layout: ``obs`` (n, D) float32, ``mask`` (n, A) bool, ``values`` (n, A) float32 (NaN where not
+        searched or not an action of the configuration), ``action`` (n,) int64, ``reward`` (n,)
+        float32. The rows come grouped by configuration, in the order of the draws within each."""
+        picks = rng.integers(self.size, size=count)
+        group_of = np.searchsorted(self.starts, picks, side="right") - 1
+        parts: dict[str, list[np.ndarray]] = {n: [] for n in ("obs", "mask", "values", "action", "reward")}
+        for g, group in enumerate(self.groups):
+            rows = picks[group_of == g] - self.starts[g]
+            if not len(rows):
+                continue
+            view = group["view"]
+            native = self.unpack(
+                {"observation": group["obs"][rows], "tail": group["tail"][rows]}, group["layout"]
+            )
+            values = np.full((len(rows), view.vocabulary.num_actions), np.nan, np.float32)
+            values[:, view.actions] = group["values"][rows]
+            parts["obs"].append(view.observation(native))
+            parts["mask"].append(view.mask(group["mask"][rows]))
+            parts["values"].append(values)
+            parts["action"].append(view.actions[group["action"][rows]])
+            parts["reward"].append(group["reward"][rows])
+        return {name: np.concatenate(value) for name, value in parts.items()}

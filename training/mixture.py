@@ -87,8 +87,9 @@ from training.config import (
     resolve_family,
     to_argv,
 )
-from training.device import inference_copy, pick_device, resolve_precision
+from training.device import autocast, inference_copy, pick_device, resolve_precision
 from training.evaluate import evaluate
+from training.labels import LabelSource
 from training.logs import plot_mixture_curve
 from training.ppo import advantages, update
 from training.rollout import League, Rollout, collect, moon_decisions, reward_scale
@@ -101,6 +102,8 @@ __all__ = [
 
 MIXTURE_FORMAT = "hearts-env-mixture-checkpoint/1"
 """``format`` of a mixture run's checkpoint."""
+LABEL_STREAM = 45
+"""The label minibatches' generator is seeded with (seed, LABEL_STREAM)."""
 
 
 def schedule(
@@ -216,6 +219,10 @@ def train_mixture(args: Args, mix: MixtureSettings, lock: OutputLock | None = No
     if mix.moon_configs and not mix.moon_imitation:
         raise ValueError("--moon-configs needs --moon-imitation")
     distill_configs = _distill_configs(game, mix, known)
+    if (mix.labels is None) != (not mix.label_weight):
+        raise ValueError("--labels DIR and --label-weight C > 0 go together: give both or neither")
+    if not (mix.label_weight >= 0 and np.isfinite(mix.label_weight)):
+        raise ValueError(f"--label-weight must be a number >= 0, got {mix.label_weight}")
     eval_presets = mix.eval_presets or tuple(family_presets)
     for name in eval_presets:
         if name not in family_presets:
@@ -255,6 +262,14 @@ class FamilyMixture:
         self.progress = fresh_progress(args)
         self.settings = {**{k: v for k, v in dataclasses.asdict(args).items() if k not in _BUDGETS},
                          **_plain(mix)}  # fmt: skip
+        # the labels, read and checked before anything trains; their digest is a setting, so a run
+        # resumed on other labels is refused. Their minibatches come from a generator of their own
+        # (saved in the checkpoint: where in the labels the run is), so the rollouts are the ones a
+        # run without labels plays: the term alone makes the difference
+        self.labels = LabelSource(mix.labels, game) if mix.labels else None
+        self.label_rng = np.random.default_rng([args.seed, LABEL_STREAM])
+        if self.labels is not None:
+            self.settings["labels_digest"] = self.labels.digest
         path = run / "checkpoint.pt"
         if args.resume:  # open_run has made sure the checkpoint is there
             saved = load_file(path, "a mixture checkpoint")
@@ -266,6 +281,8 @@ class FamilyMixture:
             self.net.load_state_dict(saved["model"])
             self.optimizer.load_state_dict(saved["optimizer"])
             self.rng.bit_generator.state = saved["rng"]
+            if self.labels is not None:
+                self.label_rng.bit_generator.state = saved["label_rng"]
             torch.set_rng_state(saved["torch_rng"])
             self.pool, self.progress = list(saved["pool"]), dict(saved["progress"])
         elif mix.init is not None:
@@ -331,6 +348,8 @@ class FamilyMixture:
         copies = arena.copy if self.moon_games or self.distill_games else None
         stats = update(self.net, self.optimizer, arena.merged(), arena.adv, arena.trainable, args,
                        self.device, imitation, None, self.dtype, copies, arena.copy_weight)  # fmt: skip
+        if self.labels is not None and not imitation:
+            stats.update(self.label_step())
         extra: dict[str, Any] = {"configs": " ".join(played)}
         if self.moon_games:
             progress["copied"] = progress.get("copied", 0) + copied
@@ -386,6 +405,41 @@ class FamilyMixture:
         played.append(f"distill:{rules.preset}-{rules.num_players}")
         return buf.size
 
+    def label_step(self) -> dict[str, float]:
+        """One optimizer step on ``label_weight`` times the label term over ``label_batch`` labelled
+        decisions (:class:`training.config.MixtureSettings`): cross-entropy to the softmax of the
+        search's values / temperature over the searched actions (the one-hot choice where none was
+        searched) plus ``vf_coef`` times the value head's squared error to the deal's reward.
+
+        A step of its own after the PPO epochs rather than a term inside them: the PPO minibatches
+        are of the rollouts' decisions, the labels are not, and the update stays as it is."""
+        mix, device = self.mix, self.device
+        batch = self.labels.draw(self.label_rng, mix.label_batch)
+        obs = torch.from_numpy(batch["obs"]).to(device)
+        mask = torch.from_numpy(batch["mask"]).to(device)
+        values = torch.from_numpy(batch["values"]).to(device)
+        searched = ~torch.isnan(values)
+        scaled = torch.where(searched, values / mix.label_temperature, torch.full_like(values, -torch.inf))
+        has = searched.any(dim=1, keepdim=True)
+        choice = torch.nn.functional.one_hot(torch.from_numpy(batch["action"]).to(device), values.shape[1])
+        target = torch.where(has, torch.softmax(torch.where(has, scaled, 0.0), dim=1), choice.float())
+        with autocast(device, self.dtype):
+            logits, value = self.net(obs, mask)
+        logp = torch.log_softmax(logits.float(), dim=-1)
+        cross_entropy = -torch.where(target > 0, target * logp, 0.0).sum(dim=1).mean()
+        reward = torch.from_numpy(batch["reward"]).to(device)
+        v_loss = 0.5 * (value.float() - reward).square().mean()
+        loss = mix.label_weight * (cross_entropy + self.args.vf_coef * v_loss)
+        if not bool(torch.isfinite(loss)):
+            raise FloatingPointError(
+                f"the label loss is not finite ({float(loss.detach()):g}): weights unchanged"
+            )
+        self.optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.net.parameters(), self.args.max_grad_norm)
+        self.optimizer.step()
+        return {"label_ce": float(cross_entropy.detach()), "label_v_loss": float(v_loss.detach())}
+
     def snapshot(self) -> None:
         """The current policy joins the pool of past policies (at most ``pool_size``)."""
         if self.args.pool_size:
@@ -399,6 +453,7 @@ class FamilyMixture:
             "format": MIXTURE_FORMAT, "settings": self.settings, "model": self.net.state_dict(),
             "optimizer": self.optimizer.state_dict(), "rng": self.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state(), "pool": self.pool, "progress": progress,
+            **({"label_rng": self.label_rng.bit_generator.state} if self.labels is not None else {}),
         }  # fmt: skip
 
     def policy(self, info: dict[str, Any]) -> dict[str, Any]:
@@ -491,7 +546,12 @@ def _plain(mix: MixtureSettings) -> dict[str, Any]:
         **({"moon_configs": [list(c) for c in mix.moon_configs]} if mix.moon_configs else {}),
         **({"distill": mix.distill} if mix.distill else {}),
         **({"distill_configs": [list(c) for c in mix.distill_configs]} if mix.distill_configs else {}),
-    }
+        **(
+            {"labels": mix.labels, "label_weight": mix.label_weight,
+             "label_temperature": mix.label_temperature, "label_batch": mix.label_batch}
+            if mix.labels else {}
+        ),
+    }  # fmt: skip
 
 
 def _distill_configs(
