@@ -25,7 +25,7 @@ from evaluation.flags import (
     positive_int,
     signal_of,
 )
-from hearts_cli.flags import add_pool_flags, pool_from_flags, require
+from hearts_cli.flags import add_pool_flags, pool_from_flags
 from hearts_env.files import OutputLock
 from hearts_env.parallel import make
 
@@ -66,7 +66,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Label, print what the folder holds; Ctrl-C keeps the finished shards and says so."""
-    require("torch", "'label' draws the training schedule's configurations, which needs PyTorch")
     from training.labels import LabelRun, LabelSettings
 
     settings = LabelSettings(

@@ -15,7 +15,7 @@ import argparse
 import ast
 import inspect
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -38,6 +38,8 @@ from evaluation.flags import (
     positive_int,
 )
 from hearts_env.core.formats import check_format
+from hearts_env.core.rules import Rules
+from hearts_env.presets import PRESETS, make_rules, preset_names
 
 
 @dataclass
@@ -576,3 +578,27 @@ def mixture_argv(mix: MixtureSettings) -> list[str]:
             text = _flag_text(value)
         out.append(f"--{name.replace('_', '-')} {text}")
     return out
+
+
+# ---------------------------------------------------------------------- the family schedule
+def schedule(
+    game: str,
+    rng: np.random.Generator,
+    configs: Sequence[tuple[str, int]] = (),
+    weights: Sequence[tuple[str, float]] = (),
+) -> Rules:
+    """The configuration of one shard: from ``configs`` uniformly if given, else a preset of family
+    ``game`` uniformly (or in proportion to ``weights``: (preset, weight) pairs, 1 for a preset not
+    named), then its default player count with probability 1/2, otherwise one of its player counts
+    uniformly."""
+    if configs:
+        preset, n = configs[int(rng.integers(len(configs)))]
+        return make_rules(preset, num_players=n)
+    names = preset_names(game)
+    if weights:
+        w = np.array([dict(weights).get(name, 1.0) for name in names], np.float64)
+        spec = PRESETS[names[int(rng.choice(len(names), p=w / w.sum()))]]
+    else:
+        spec = PRESETS[names[int(rng.integers(len(names)))]]
+    n = spec.default_players if rng.random() < 0.5 else spec.counts[int(rng.integers(len(spec.counts)))]
+    return make_rules(spec.name, num_players=n)

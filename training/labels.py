@@ -8,14 +8,15 @@ Run it::
 
 What is labelled
 ----------------
-The labels come in *shards*. Shard ``k`` is one configuration drawn by the training schedule
-(:func:`training.mixture.schedule`, ``--configs`` and ``--weights`` as there) from a generator seeded with
-``(seed, k)``, and ``games_per_shard`` deals of it dealt from a seed drawn from that generator too,
-played to their end with the labelling agent at every seat. So shard ``k`` depends on the settings
-and ``k`` alone: a resumed run, a run on worker processes and one on Ray label the same shards.
-The run labels shards 0, 1, 2, … until the shards ``0..k-1`` hold at least ``decisions``
-decisions; shards past that prefix that parallel workers finished meanwhile are not kept, so the
-shards kept are the same whatever ran them.
+The labels come in *shards*. Shard ``k`` is one configuration drawn by the family training's
+schedule (:func:`training.config.schedule`, :mod:`training.mixture`'s; ``--configs`` and
+``--weights`` as there) from a generator seeded with ``(seed, k)``, and ``games_per_shard``
+deals of it dealt from a seed drawn from that generator too, played to their end with the
+labelling agent at every seat. So shard ``k`` depends on the settings and ``k`` alone: a resumed
+run, a run on worker processes and one on Ray label the same shards. The run labels shards 0, 1,
+2, … until the shards ``0..k-1`` hold at least ``decisions`` decisions; shards past that prefix
+that parallel workers finished meanwhile are not kept, so the shards kept are the same whatever
+ran them.
 
 Every decision of every seat is kept: the passes, the cards, Smear's bids and discards, the
 declarations. The agent's values are :meth:`agents.pimc.PIMCAgent.last_options` (the acting
@@ -84,6 +85,7 @@ from hearts_env.games import FAMILIES, family, family_of, layout
 from hearts_env.parallel import Pool, make
 from hearts_env.presets import make_rules
 from hearts_env.table import Table
+from training.config import schedule
 
 LABELS_FORMAT, LABELS_VERSION = "hearts-env-labels", 1
 """``format`` and ``version`` of ``labels.json``."""
@@ -126,8 +128,6 @@ class LabelSettings:
 
     def shard_rules(self, k: int) -> tuple[Rules, int]:
         """Shard ``k``'s configuration and deal seed: from a generator seeded with (seed, k) alone."""
-        from training.mixture import schedule  # imports torch: only when shards are labelled
-
         rng = np.random.default_rng([self.seed, k])
         rules = schedule(self.family, rng, self.configs, self.weights)
         return rules, int(rng.integers(2**62))

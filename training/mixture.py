@@ -62,7 +62,6 @@ Shipping: ``cp runs/universal-hearts/policy.pt agents/checkpoints/universal-hear
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +84,7 @@ from training.config import (
     family_setting,
     mixture_argv,
     resolve_family,
+    schedule,
     to_argv,
 )
 from training.device import autocast, inference_copy, pick_device, resolve_precision
@@ -104,29 +104,6 @@ MIXTURE_FORMAT = "hearts-env-mixture-checkpoint/1"
 """``format`` of a mixture run's checkpoint."""
 LABEL_STREAM = 45
 """The label minibatches' generator is seeded with (seed, LABEL_STREAM)."""
-
-
-def schedule(
-    game: str,
-    rng: np.random.Generator,
-    configs: Sequence[tuple[str, int]] = (),
-    weights: Sequence[tuple[str, float]] = (),
-) -> Rules:
-    """The configuration of one shard: from ``configs`` uniformly if given, else a preset of family
-    ``game`` uniformly (or in proportion to ``weights``: (preset, weight) pairs, 1 for a preset not
-    named), then its default player count with probability 1/2, otherwise one of its player counts
-    uniformly."""
-    if configs:
-        preset, n = configs[int(rng.integers(len(configs)))]
-        return make_rules(preset, num_players=n)
-    names = preset_names(game)
-    if weights:
-        w = np.array([dict(weights).get(name, 1.0) for name in names], np.float64)
-        spec = PRESETS[names[int(rng.choice(len(names), p=w / w.sum()))]]
-    else:
-        spec = PRESETS[names[int(rng.integers(len(names)))]]
-    n = spec.default_players if rng.random() < 0.5 else spec.counts[int(rng.integers(len(spec.counts)))]
-    return make_rules(spec.name, num_players=n)
 
 
 class Arena:
