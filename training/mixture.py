@@ -55,6 +55,18 @@ policy's cross-entropy on all of its decisions to the update, out of the PPO and
 specialist's play in its configuration while PPO goes on everywhere. ``train.csv`` then has
 ``copied`` and ``distilled`` (the teachers' decisions added).
 
+Search labels
+-------------
+``--labels DIR --label-weight C`` (off by default) distills a search's labels (``hearts-env label``,
+:mod:`training.labels`: pimc's value of every legal action, its choice and the deal's reward) into
+the network: after each PPO iteration's update, one more optimizer step on C times the
+cross-entropy of the policy to ``softmax(values / --label-temperature)`` over the searched actions
+(to the one-hot choice where none was searched) plus ``vf_coef`` times the value head's squared error
+to the stored reward, over ``--label-batch`` decisions drawn from the labels with a generator of
+their own (seeded with the run's seed, saved in the checkpoint: a resumed run draws the same ones).
+The labels' digest is a setting: a run resumed on other labels is refused. ``train.csv`` then has
+``label_ce`` and ``label_v_loss``.
+
 Shipping: ``cp runs/universal-hearts/policy.pt agents/checkpoints/universal-hearts.pt``; the
 ``ppo`` agent then plays it wherever no specialist ships.
 """
