@@ -483,7 +483,8 @@ class MixtureSettings:
     value head's squared error to the deal's stored reward) over ``label_batch`` labelled decisions
     drawn with a generator of the run's own (seed, saved in the checkpoint)."""
     label_temperature: float = 1.0
-    """The temperature of the softmax of the search's values (in scaled reward units)."""
+    """The temperature of the softmax of the search's values, in the values' own units (pimc: the acting
+    seat's unscaled reward of the deal, e.g. Hearts points: 1 is sharp, 5 to 10 softer)."""
     label_batch: int = 256
     """Labelled decisions in the label term's minibatch."""
 
