@@ -851,7 +851,7 @@ def exploit_table(answers: list[dict[str, Any]]) -> str:
         "| agent | configuration | trained | best response − agent, points a deal | taken from the agent |",
         "|---|---|---|---|---|",
     ]
-    for a in sorted(answers, key=lambda a: (a["preset"] == "hearts" and a["agent"] != "random", a["preset"])):
+    for a in sorted(answers, key=lambda a: (a["better"] != "lower", a["preset"], -a["gain"])):
         better = "lower is better" if a["better"] == "lower" else "higher is better"
         lines.append(
             f"| `{a['agent']}` | {a['preset']}, {a['num_players']} players | {a['decisions'] / 1e6:.1f}M "
@@ -970,6 +970,7 @@ FIGURES: dict[str, Figure] = {
     "throughput-house": _fig(throughput_house, *(f"results/{n}" for n in HOUSE + HOUSE_INTERLEAVED)),
     "throughput-second-reading": _fig(throughput_second_reading, "results/throughput_second_reading.json"),
     "cheaper-search-hearts": _fig(head_to_head, "experiments/cheaper-search/hearts-w16-w8.json"),
+    "exploit": _fig(exploit_table, "results/exploit/*.json"),
 }  # fmt: skip
 """Every figure block: NAME -> its input files and its renderer."""
 
