@@ -861,6 +861,23 @@ def exploit_table(answers: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def minutes_seeds(record: dict[str, Any]) -> str:
+    """experiments/strength-in-minutes: fresh runs of one budget, a row a training seed."""
+    lines = [
+        f"| seed | decisions (imitation) | decisions/s | policy − {record['seeds'][0]['opponent']}, "
+        f"points a deal ({record['better']} is better) | interval excludes 0 |",
+        "|---|---|---|---|---|",
+    ]
+    for row in record["seeds"]:
+        clear = abs(row["diff"]) > row["ci95"]
+        lines.append(
+            f"| {row['seed']} | {row['decisions'] / 1e6:.1f}M ({row['imitation_decisions'] / 1e6:.1f}M) | "
+            f"{row['decisions_per_s']:,} | {pm(row['diff'], row['ci95'], 2, plus=True)} over "
+            f"{row['deals']:,} deals | {'yes' if clear else 'no'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------------- the README's comparison
 def comparison(speeds: dict[str, Any], matches: list[dict[str, Any]]) -> str:
     """README.md: hearts-env beside OpenSpiel (raw and through Shimmy), PettingZoo's classic games,
@@ -971,6 +988,7 @@ FIGURES: dict[str, Figure] = {
     "throughput-second-reading": _fig(throughput_second_reading, "results/throughput_second_reading.json"),
     "cheaper-search-hearts": _fig(head_to_head, "experiments/cheaper-search/hearts-w16-w8.json"),
     "exploit": _fig(exploit_table, "results/exploit/*.json"),
+    "five-minutes": _fig(minutes_seeds, "experiments/strength-in-minutes/five_minutes.json"),
 }  # fmt: skip
 """Every figure block: NAME -> its input files and its renderer."""
 
