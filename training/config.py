@@ -448,7 +448,8 @@ class MixtureSettings:
     shards: int = SHARDS
     """Rollout shards per iteration, each its own configuration."""
     configs: tuple[tuple[str, int], ...] = ()
-    """Draw from these (preset, player count) pairs only (empty: the whole family, see the schedule)."""
+    """Draw from these configurations only, each a preset's name and a player count (empty: the
+    whole family, see the schedule)."""
     eval_presets: tuple[str, ...] = ()
     """The presets of the periodic evaluation, at their default player counts (empty: every preset
     of the family)."""
@@ -456,7 +457,8 @@ class MixtureSettings:
     """A universal policy file of the family whose network starts the run (None: fresh weights and
     the imitation warm start); its trained decisions count as done."""
     weights: tuple[tuple[str, float], ...] = ()
-    """(preset, weight) pairs: a named preset is drawn in proportion to its weight, the others to 1."""
+    """Presets' names with weights: a named preset is drawn in proportion to its weight, the others
+    to 1."""
     moon_imitation: float = 0.0
     """The weight of the moon imitation term (0: none). Each PPO iteration then plays one more
     shard (``num_games // shards`` games, a configuration of the schedule that has a moon) with the
