@@ -29,80 +29,27 @@ BEFORE = "d2c3867"
 PYTHON = sys.executable
 OLD = NEW = OUT = Path()  # set by main: the old checkout, this one, the runs' folder
 TIMINGS = {"elapsed_s", "decisions_per_s"}
-COMMON = ["--no-progress", "--no-tensorboard", "--threads", "1", "--seed", "3"]
-SINGLE = [
-    "--preset",
-    "hearts",
-    "--total-decisions",
-    "60000",
-    "--num-games",
-    "64",
-    "--eval-deals",
-    "20",
-    "--eval-every",
-    "30000",
-    *COMMON,
-]
-FAMILY = [
-    "--total-decisions",
-    "24576",
-    "--num-games",
-    "32",
-    "--rollout-steps",
-    "128",
-    "--eval-deals",
-    "10",
-    "--eval-every",
-    "8192",
-    "--hidden",
-    "64,64",
-    "--minibatch-size",
-    "1024",
-    *COMMON,
-]
+COMMON = "--no-progress --no-tensorboard --threads 1 --seed 3".split()
+SINGLE = "--preset hearts --total-decisions 60000 --num-games 64 --eval-deals 20 --eval-every 30000".split()
+SINGLE += COMMON
+FAMILY = ("--total-decisions 24576 --num-games 32 --rollout-steps 128 --eval-deals 10 --eval-every 8192 "
+          "--hidden 64,64 --minibatch-size 1024").split() + COMMON  # fmt: skip
+TRAIN = ["-m", "hearts_cli", "train"]
+MIXTURE = ["-m", "training.mixture"]  # the family trainer before the one loop
+
+
+def family_case(family: str, flags: str) -> tuple[list[str], list[str]]:
+    """A family run's old and new command lines."""
+    rest = ["--family", family, *flags.split(), *FAMILY]
+    return [*MIXTURE, *rest], [*TRAIN, *rest]
+
+
 CASES = {  # name: (old argv, new argv), each run in its own folder
-    "single": (["-m", "hearts_cli", "train", *SINGLE], ["-m", "hearts_cli", "train", *SINGLE]),
-    "overlap": (
-        ["-m", "hearts_cli", "train", *SINGLE, "--overlap"],
-        ["-m", "hearts_cli", "train", *SINGLE, "--overlap"],
-    ),
-    "family": (
-        ["-m", "training.mixture", "--family", "hearts", "--eval-presets", "hearts,black_maria", *FAMILY],
-        ["-m", "hearts_cli", "train", "--family", "hearts", "--eval-presets", "hearts,black_maria", *FAMILY],
-    ),
-    "smear": (
-        ["-m", "training.mixture", "--family", "smear", "--eval-presets", "smear_widow", *FAMILY],
-        ["-m", "hearts_cli", "train", "--family", "smear", "--eval-presets", "smear_widow", *FAMILY],
-    ),
-    "teachers": (
-        [
-            "-m",
-            "training.mixture",
-            "--family",
-            "hearts",
-            "--eval-presets",
-            "hearts",
-            "--moon-imitation",
-            "0.5",
-            "--distill",
-            "0.5",
-            *FAMILY,
-        ],
-        [
-            "-m",
-            "hearts_cli",
-            "train",
-            "--family",
-            "hearts",
-            "--eval-presets",
-            "hearts",
-            "--moon-imitation",
-            "0.5",
-            "--distill",
-            "0.5",
-            *FAMILY,
-        ],
-    ),
+    "single": ([*TRAIN, *SINGLE], [*TRAIN, *SINGLE]),
+    "overlap": ([*TRAIN, *SINGLE, "--overlap"], [*TRAIN, *SINGLE, "--overlap"]),
+    "family": family_case("hearts", "--eval-presets hearts,black_maria"),
+    "smear": family_case("smear", "--eval-presets smear_widow"),
+    "teachers": family_case("hearts", "--eval-presets hearts --moon-imitation 0.5 --distill 0.5"),
 }
 
 
