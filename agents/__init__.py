@@ -67,19 +67,11 @@ def names() -> list[str]:
     return [*REGISTRY, *(name for name in agent_specs.names() if name not in REGISTRY)]
 
 
-def _released(name: str) -> tuple[str, dict[str, Any]]:
-    """A registered ``NAME@RELEASE`` as the agent and its release's parameters
-    (:func:`agents.specs.released`); any other name as it is, with none."""
-    if ":" in name or "/" in name or "\\" in name or name.endswith(".py"):
-        return name, {}
-    return agent_specs.released(name)
-
-
 def agent_class(name: str) -> type[Agent]:
     """The class ``name`` names: a registered agent (``ppo``, or a release of one: ``ppo@2026-12``),
     ``module:Class`` or ``path/to/file.py:Class`` (``ValueError`` naming what is wrong otherwise,
     :func:`agents.specs.load_class`)."""
-    return agent_specs.load_class(_released(name)[0])
+    return agent_specs.load_class(agent_specs.released(name)[0])
 
 
 def agent_parameters(name: str) -> list[str]:
@@ -87,7 +79,7 @@ def agent_parameters(name: str) -> list[str]:
     keyword-only ones of the built-ins, every keyword one besides ``rules`` of a custom class
     (none listed for a class that takes ``**kwargs``: it accepts any)."""
     cls = agent_class(name)
-    if _released(name)[0] in REGISTRY:
+    if agent_specs.released(name)[0] in REGISTRY:
         signature = inspect.signature(cls.__init__)
         return [p.name for p in signature.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
     return agent_specs.parameters(cls) or []
@@ -114,7 +106,7 @@ def from_rules(name: str, rules: Rules, **params: Any) -> Agent:
     with a ``ValueError``, ``TypeError`` or ``ImportError`` is one ``ValueError`` naming the agent
     and the cause (:func:`agents.specs.construct`). A release (``pimc@2026-12``) brings its
     parameters; ``params`` given here replace them."""
-    name, pinned = _released(name)
+    name, pinned = agent_specs.released(name)
     params = {**pinned, **params}
     cls = agent_class(name)
     takes_any = name not in REGISTRY and agent_specs.parameters(cls) is None

@@ -153,9 +153,7 @@ def parse(spec: str) -> AgentSpec:
             raise ValueError(f"agent spec {spec!r}: {parts[1]!r} is not a class name (write MODULE:Class)")
     else:
         target, rest = parts[0], parts[1:]
-    pinned: dict[str, Any] = {}
-    if ":" not in target and not _is_path(target):
-        target, pinned = released(target)  # an unknown release: one line naming the releases
+    target, pinned = released(target)  # an unknown release: one line naming the releases
     params: dict[str, Any] = {}
     texts: dict[str, str] = {}
     label = None
@@ -190,7 +188,10 @@ def parse(spec: str) -> AgentSpec:
 def released(name: str) -> tuple[str, dict[str, Any]]:
     """``"pimc@2026-12"`` -> ``("pimc", {"release": "2026-12", "worlds": 16, ...})``: the agent and
     the parameters of its release (:mod:`agents.releases`); a name without ``@`` -> ``(name, {})``.
-    An unknown release is one ``ValueError`` naming the releases there are."""
+    A ``module:Class`` or file target is no release: returned as it is. An unknown release is one
+    ``ValueError`` naming the releases there are."""
+    if ":" in name or _is_path(name):
+        return name, {}
     agent, release = releases.split(name)
     if release is None:
         return name, {}
