@@ -44,6 +44,15 @@ engine batch.
   one decision would exceed it (``worlds`` × the hand size, ``bid_worlds`` × the decisions) are
   refused when the agent is built, before anything is allocated; an ``act`` whose rows together
   would exceed it searches them in groups that fit, one engine batch each;
+* ``horizon`` (default None: to the end of the deal): where set (an int of at least 1), a card
+  play's rollouts stop when the searching seat is to act for the ``horizon``-th time after the
+  searched card, and the rollout network's value head stands for the rest of the deal (its
+  estimate of that seat's reward from there, :meth:`agents.ppo.PPOAgent.act_and_value`); a deal
+  that ends sooner pays what it pays. The rollout must then be a PPO network (``best`` where a
+  specialist ships, the universal network or a checkpoint). The whole search, bids included, then
+  counts in the reward the network was trained on (:attr:`agents.ppo.PPOAgent.value_reward`,
+  ``zero_sum``: own points against the others' mean) rather than the table's ``points``, so that
+  the estimate and the played-out rewards add up; ``last_options`` reports those values;
 * ``release`` (default None: today's): ``best`` plays the networks of that release
   (:mod:`agents.releases`); the spec ``pimc@2026-12`` is that release's whole setting.
 
@@ -170,6 +179,7 @@ class PIMCAgent(Agent):
         bid_worlds: int | None = None,
         margin: float = 1.0,
         memory_gb: float = MEMORY_LIMIT_GB,
+        horizon: int | None = None,
         release: str | None = None,
     ) -> None:
         super().__init__(rules)
@@ -207,6 +217,10 @@ class PIMCAgent(Agent):
         self.fallback_spec = resolve_player(rules, fallback, "fallback", frozen).replace(";", ":")
         """The fallback agent's spec after ``best`` and ``heuristic`` are read."""
         self.fallback = from_spec(self.fallback_spec, rules)
+        self.horizon = self._horizon(horizon)
+        """The searching seat's turns a card play's rollout lasts before the value head takes over
+        (None: the rollouts play to the end of the deal)."""
+        self._reward = "points" if self.horizon is None else self.rollout_agent.value_reward
         self._positions = record.positions.worlds
         self._tables: dict[int, Table] = {}
         self._playing = "phase" in self.layout.slices and "playing" in rules.phases
@@ -217,6 +231,20 @@ class PIMCAgent(Agent):
         self.decisions = 0
         self.seconds = 0.0
         self.last_ms_per_decision = 0.0
+
+    def _horizon(self, horizon: int | None) -> int | None:
+        """``horizon`` checked: None, or an int of at least 1 with a rollout network whose value
+        head can stand for the rest of the deal (``ValueError`` naming the rollout otherwise)."""
+        if horizon is None:
+            return None
+        if not isinstance(horizon, (int, np.integer)) or isinstance(horizon, bool) or horizon < 1:
+            raise ValueError(f"pimc: horizon must be an int of at least 1 (or none), got {horizon!r}")
+        if not hasattr(self.rollout_agent, "act_and_value"):
+            raise ValueError(
+                f"pimc: horizon={horizon} needs a rollout network with a value head (rollout=best where a "
+                f"specialist ships, ppo;network=universal, or ppo;checkpoint=PATH), not rollout={self.rollout!r}"
+            )
+        return int(horizon)
 
     def _memory_limit(self, memory_gb: float) -> int:
         """``memory_gb`` in bytes, after checking that one decision's search fits in it: a card
@@ -287,7 +315,7 @@ class PIMCAgent(Agent):
     def _table(self, size: int) -> Table:
         bucket = 1 << max(size - 1, 0).bit_length()
         if bucket not in self._tables:
-            self._tables[bucket] = Table(self.rules, num_games=bucket)
+            self._tables[bucket] = Table(self.rules, num_games=bucket, reward=self._reward)
         return self._tables[bucket]
 
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
@@ -356,7 +384,7 @@ class PIMCAgent(Agent):
         if self.rollout_agent is None:
             value = result.rewards[:, 0] + table.play_out(self.rollout, rng)[:, 0]
         else:
-            value = result.rewards[:, 0] + self._agent_rollout(table, rng, n)
+            value = result.rewards[:, 0] + self._agent_rollout(table, rng, n, self.horizon)
         value = value[:n]
         best = np.empty(len(observations), np.int64)
         offset = 0
@@ -467,20 +495,34 @@ class PIMCAgent(Agent):
             return default
         return int(choices[best])
 
-    def _agent_rollout(self, table: Table, rng: np.random.Generator, used: int) -> np.ndarray:
+    def _agent_rollout(
+        self, table: Table, rng: np.random.Generator, used: int, horizon: int | None = None
+    ) -> np.ndarray:
         """Seat 0's reward of every game of ``table`` played to the end of the deal by the
         rollout agent in every seat; the games from ``used`` on only fill the table's size, so
-        they play their first legal action and their rewards mean nothing."""
+        they play their first legal action and their rewards mean nothing. With a ``horizon``, a
+        game stops counting when seat 0 is to act for the ``horizon``-th time, and the rollout
+        network's estimate of seat 0's reward from there is its rest (it plays on with first
+        legal actions, unread, until the last counted game ends)."""
         value = np.zeros(table.num_games)
         actions = np.zeros(table.num_games, np.int64)
+        counted = np.arange(table.num_games) < used
+        turns = np.zeros(table.num_games, np.int64)
         while True:
             live = np.flatnonzero(~table.deal_over)
-            if not len(live):
+            if not counted[live].any():
                 return value
             mask = table.action_mask()
-            rows, filler = live[live < used], live[live >= used]
+            rows, filler = live[counted[live]], live[~counted[live]]
             actions[filler] = mask[filler].argmax(axis=1)
-            if len(rows):
-                obs = {"observation": table.observe()[rows], "action_mask": mask[rows]}
+            obs = {"observation": table.observe()[rows], "action_mask": mask[rows]}
+            if horizon is None:
                 actions[rows] = self.rollout_agent.act(obs, rng)
-            value += table.step(actions).rewards[:, 0]
+            else:
+                actions[rows], estimate = self.rollout_agent.act_and_value(obs, rng)
+                mine = table.current_player[rows] == 0
+                turns[rows[mine]] += 1
+                stop = mine & (turns[rows] >= horizon)
+                value[rows[stop]] += estimate[stop]
+                counted[rows[stop]] = False
+            value += np.where(counted, table.step(actions).rewards[:, 0], 0.0)

@@ -388,6 +388,22 @@ class PPOAgent(Agent):
 
     def act(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         """Legal actions (B,): argmax of the masked logits, or a Gumbel-max sample from ``rng``."""
+        return self.act_and_value(obs, rng)[0]
+
+    @property
+    def value_reward(self) -> str:
+        """The reward the value head estimates (:data:`hearts_env.table.REWARDS`): the one the
+        network was trained on, as its file records it (``zero_sum``, training's default, where
+        the file does not say)."""
+        settings = self.trained.get("settings") if isinstance(self.trained, dict) else None
+        reward = settings.get("reward") if isinstance(settings, dict) else None
+        return reward if isinstance(reward, str) else "zero_sum"
+
+    def act_and_value(self, obs: Observation, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`act`'s actions (B,) and, from the same forward pass, the value head's estimate
+        (B,) of each acting seat's reward from here to the end of the deal, in the units of
+        :attr:`value_reward` as a :class:`hearts_env.Table` pays it (the network's training scale
+        undone)."""
         if self.universal is not None:
             view = self.universal
             obs = {
@@ -399,12 +415,14 @@ class PPOAgent(Agent):
             x = torch.as_tensor(np.asarray(obs["observation"], np.float32), device=self.device)
             x = x.to(self.net.policy.weight.dtype)  # a pooled policy in training may be bfloat16
             m = torch.as_tensor(mask, device=self.device)
-            logits = self.net(x, m)[0].float().cpu().numpy()
+            logits, values = self.net(x, m)
+            logits, values = logits.float().cpu().numpy(), values.float().cpu().numpy()
         self._last = (logits, mask)
         if not self.greedy:
             logits = logits + rng.gumbel(size=logits.shape)
         chosen = np.argmax(np.where(mask, logits, -np.inf), axis=1)
-        return self.universal.native_actions[chosen] if self.universal is not None else chosen
+        actions = self.universal.native_actions[chosen] if self.universal is not None else chosen
+        return actions, values.astype(np.float64) / family(self.rules).reward_scale(self.rules)
 
     def last_options(self) -> np.ndarray | None:
         """The policy's probability of each legal action at the last :meth:`act` (B, A), NaN for
