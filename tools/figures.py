@@ -845,6 +845,25 @@ def head_to_head(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def search_cost(record: dict[str, Any]) -> str:
+    """docs/positions-and-search.md: pimc's cost a decision in every preset, and the cut-short
+    search's where it applies, timed side by side in one tournament a preset."""
+    lines = [
+        "| preset | players | `pimc` ms/decision | cut-short search | its ms/decision | `pimc` ÷ it |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in record["rows"]:
+        cheaper = row.get("cheaper")
+        lines.append(
+            f"| {row['preset']} | {row['num_players']} | {row['pimc_ms']:.1f} | "
+            + (f"`{cheaper}` | {row['cheaper_ms']:.1f} | {row['pimc_ms'] / row['cheaper_ms']:.2f}× |"
+               if cheaper else "- (no network rollout) | - | - |")
+        )  # fmt: skip
+    lines += ["", f"`{record['command']}` ({record['deals']} duplicate deals on {record['tables']} tables "
+              f"a preset, pimc against the cut-short search where it applies, else the family's heuristic)."]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
 def exploit_table(answers: list[dict[str, Any]]) -> str:
     """docs/training.md: how far a best response trained against copies of each agent beats them."""
     lines = [
@@ -987,8 +1006,10 @@ FIGURES: dict[str, Figure] = {
     "throughput-house": _fig(throughput_house, *(f"results/{n}" for n in HOUSE + HOUSE_INTERLEAVED)),
     "throughput-second-reading": _fig(throughput_second_reading, "results/throughput_second_reading.json"),
     "cheaper-search-hearts": _fig(head_to_head, "experiments/cheaper-search/hearts-w16-w8.json"),
+    "cheaper-search-horizon-hearts": _fig(head_to_head, "experiments/cheaper-search/hearts-horizon2.json"),
     "exploit": _fig(exploit_table, "results/exploit/*.json"),
     "five-minutes": _fig(minutes_seeds, "experiments/strength-in-minutes/five_minutes.json"),
+    "five-minutes-h128": _fig(minutes_seeds, "experiments/strength-in-minutes/five_minutes_h128.json"),
 }  # fmt: skip
 """Every figure block: NAME -> its input files and its renderer."""
 
