@@ -651,12 +651,14 @@ def pimc_hearts(
     report: dict[str, Any],
     one_core: dict[str, Any],
     table: dict[str, Any],
-    earlier: dict[str, Any],
+    cheap: dict[str, Any],
+    cheap_black_maria: dict[str, Any],
+    cost: dict[str, Any],
     matches: list[dict[str, Any]],
     *ppo: dict[str, Any],
 ) -> str:
     """README.md: the default pimc against three strategy, every preset's heuristic, IS-MCTS and
-    the shipped PPO agents (:data:`PPO_VS_PIMC`); the earlier default's numbers."""
+    the shipped PPO agents (:data:`PPO_VS_PIMC`); the cheaper setting against the default."""
     diff, ci = pair(report, "pimc", "strategy")
     took = f" ({_move_time(one_core, 'pimc'):.1f} ms a decision on one core)"
     against = ", ".join(
@@ -670,10 +672,21 @@ def pimc_hearts(
         f"Two against two IS-MCTS(1000), OpenSpiel's rules: pimc − IS-MCTS = "
         f"{_against_ismcts(matches)}. With 8 worlds: better than the family's "
         f"heuristic in {table['presets_with_pimc_better']} of {table['presets_played']} presets. The "
-        f"shipped PPO agents against it (ppo − pimc, 100 deals; points taken) {against}. The earlier "
-        f"default (margin 0, `strategy` rollouts): {pm(*pair(earlier, 'pimc', 'strategy'))} against "
-        f"`strategy`. Commands: [results](results/README.md#the-search-agent-pimc)."
+        f"shipped PPO agents against it (ppo − pimc, 100 deals; points taken) {against}. "
+        f"{_cheaper_search(cheap, cheap_black_maria, cost)} Commands: [results](results/README.md#the-search-agent-pimc)."
     )
+
+
+def _cheaper_search(hearts: dict[str, Any], black_maria: dict[str, Any], cost: dict[str, Any]) -> str:
+    """The cheaper pimc setting against the default, two seats each, and its share of the
+    default's time a decision on the idle machine (the cost table)."""
+    cheap = next(row["name"] for row in hearts["agents"] if row["name"] != "pimc")
+    ratio = {row["preset"]: row["pimc_ms"] / row["cheaper_ms"] for row in cost["rows"] if row.get("cheaper")}
+    parts = [
+        f"{name} {pm(*pair(report, cheap, 'pimc'), plus=True)} (1/{ratio[name]:.1f} the time)"
+        for name, report in (("hearts", hearts), ("black_maria", black_maria))
+    ]
+    return f"`{cheap}` ([cheaper](docs/positions-and-search.md#a-cheaper-search)) − pimc: {', '.join(parts)}."
 
 
 def _pimc_strategy(report: dict[str, Any], setting: str) -> str:
@@ -846,21 +859,21 @@ def head_to_head(report: dict[str, Any]) -> str:
 
 
 def search_cost(record: dict[str, Any]) -> str:
-    """docs/positions-and-search.md: pimc's cost a decision in every preset, and the cut-short
-    search's where it applies, timed side by side in one tournament a preset."""
+    """docs/positions-and-search.md: pimc's cost a decision in every preset, and the cheaper
+    setting's where it plays, timed side by side in one tournament a preset."""
+    cheaper = next(row["cheaper"] for row in record["rows"] if row.get("cheaper"))
     lines = [
-        "| preset | players | `pimc` ms/decision | cut-short search | its ms/decision | `pimc` ÷ it |",
-        "|---|---|---|---|---|---|",
+        f"| preset | players | `pimc` ms/decision | `{cheaper}` ms/decision | `pimc` ÷ it |",
+        "|---|---|---|---|---|",
     ]
     for row in record["rows"]:
-        cheaper = row.get("cheaper")
         lines.append(
             f"| {row['preset']} | {row['num_players']} | {row['pimc_ms']:.1f} | "
-            + (f"`{cheaper}` | {row['cheaper_ms']:.1f} | {row['pimc_ms'] / row['cheaper_ms']:.2f}× |"
-               if cheaper else "- (no network rollout) | - | - |")
+            + (f"{row['cheaper_ms']:.1f} | {row['pimc_ms'] / row['cheaper_ms']:.1f}× |"
+               if row.get("cheaper") else "- (no bit-mask rollouts) | - |")
         )  # fmt: skip
-    lines += ["", f"`{record['command']}` ({record['deals']} duplicate deals on {record['tables']} tables "
-              f"a preset, pimc against the cut-short search where it applies, else the family's heuristic)."]  # fmt: skip
+    command = record["runs"][0]["command"]
+    lines += ["", f"`{command}`: {record['deals']} duplicate deals on {record['tables']} tables a preset."]
     return "\n".join(lines) + "\n"
 
 
@@ -987,7 +1000,9 @@ FIGURES: dict[str, Figure] = {
     "smear-ppo": _fig(smear_ppo, "results/smear/ppo-vs-smear-4.json"),
     "pimc-hearts": _fig(pimc_hearts, f"{_PIMC}pimc_vs_strategy_hearts.json",
                         f"{_PIMC}move_time_one_core.json", f"{_PIMC}presets_margin1_table.json",
-                        f"{_PIMC}margin0/pimc_vs_strategy_hearts.json", PIMC_VS_ISMCTS, *PPO_VS_PIMC_FILES),
+                        "results/pimc/cheaper/hearts-fast32.json",
+                        "results/pimc/cheaper/black_maria-3-fast32.json", "results/pimc/cheaper/cost_table.json",
+                        PIMC_VS_ISMCTS, *PPO_VS_PIMC_FILES),
     "pimc-strategy": _fig(pimc_strategy, f"{_PIMC}pimc_vs_strategy_hearts.json"),
     "pimc-presets": _fig(pimc_presets_table, f"{_PIMC}margin0/presets_table.json"),
     "pimc-margin0": _fig(pimc_margin0, *(f"{_PIMC}margin0/{n}.json" for n in (
@@ -1006,7 +1021,10 @@ FIGURES: dict[str, Figure] = {
     "throughput-house": _fig(throughput_house, *(f"results/{n}" for n in HOUSE + HOUSE_INTERLEAVED)),
     "throughput-second-reading": _fig(throughput_second_reading, "results/throughput_second_reading.json"),
     "cheaper-search-hearts": _fig(head_to_head, "experiments/cheaper-search/hearts-w16-w8.json"),
-    "cheaper-search-horizon-hearts": _fig(head_to_head, "experiments/cheaper-search/hearts-horizon2.json"),
+    "cheaper-search-horizon-hearts": _fig(head_to_head, "results/pimc/cheaper/hearts-horizon2.json"),
+    "cheaper-search-fast-hearts": _fig(head_to_head, "results/pimc/cheaper/hearts-fast32.json"),
+    "cheaper-search-fast-black-maria": _fig(head_to_head, "results/pimc/cheaper/black_maria-3-fast32.json"),
+    "pimc-cost": _fig(search_cost, "results/pimc/cheaper/cost_table.json"),
     "exploit": _fig(exploit_table, "results/exploit/*.json"),
     "five-minutes": _fig(minutes_seeds, "experiments/strength-in-minutes/five_minutes.json"),
     "five-minutes-h128": _fig(minutes_seeds, "experiments/strength-in-minutes/five_minutes_h128.json"),
