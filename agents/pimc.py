@@ -241,8 +241,9 @@ class PIMCAgent(Agent):
             raise ValueError(f"pimc: horizon must be an int of at least 1 (or none), got {horizon!r}")
         if not hasattr(self.rollout_agent, "act_and_value"):
             raise ValueError(
-                f"pimc: horizon={horizon} needs a rollout network with a value head (rollout=best where a "
-                f"specialist ships, ppo;network=universal, or ppo;checkpoint=PATH), not rollout={self.rollout!r}"
+                f"pimc: horizon={horizon} needs a rollout network with a value head (rollout=best where "
+                "a specialist ships, ppo;network=universal, or ppo;checkpoint=PATH), "
+                f"not rollout={self.rollout!r}"
             )
         return int(horizon)
 

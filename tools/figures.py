@@ -673,7 +673,8 @@ def pimc_hearts(
         f"{_against_ismcts(matches)}. With 8 worlds: better than the family's "
         f"heuristic in {table['presets_with_pimc_better']} of {table['presets_played']} presets. The "
         f"shipped PPO agents against it (ppo − pimc, 100 deals; points taken) {against}. "
-        f"{_cheaper_search(cheap, cheap_black_maria, cost)} Commands: [results](results/README.md#the-search-agent-pimc)."
+        f"{_cheaper_search(cheap, cheap_black_maria, cost)} "
+        "Commands: [results](results/README.md#the-search-agent-pimc)."
     )
 
 
@@ -1001,7 +1002,8 @@ FIGURES: dict[str, Figure] = {
     "pimc-hearts": _fig(pimc_hearts, f"{_PIMC}pimc_vs_strategy_hearts.json",
                         f"{_PIMC}move_time_one_core.json", f"{_PIMC}presets_margin1_table.json",
                         "results/pimc/cheaper/hearts-fast32.json",
-                        "results/pimc/cheaper/black_maria-3-fast32.json", "results/pimc/cheaper/cost_table.json",
+                        "results/pimc/cheaper/black_maria-3-fast32.json",
+                        "results/pimc/cheaper/cost_table.json",
                         PIMC_VS_ISMCTS, *PPO_VS_PIMC_FILES),
     "pimc-strategy": _fig(pimc_strategy, f"{_PIMC}pimc_vs_strategy_hearts.json"),
     "pimc-presets": _fig(pimc_presets_table, f"{_PIMC}margin0/presets_table.json"),

@@ -81,9 +81,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(row)
         print(row, flush=True)
     commit, dirty = _commit()
+    given = sys.argv[1:] if argv is None else argv
     write_json(OUT, {
         "runs": [{
-            "command": "python experiments/cheaper-search/cost_table.py " + " ".join(sys.argv[1:] if argv is None else argv),
+            "command": "python experiments/cheaper-search/cost_table.py " + " ".join(given),
             "commit": commit,
             "dirty": dirty,
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),

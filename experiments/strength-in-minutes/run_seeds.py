@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--question", default="does a fresh timed run of the default training beat strategy?")
     args = parser.parse_args(argv)
     hearts_env = Path(sys.executable).with_name("hearts-env")
-    tag = f"{args.minutes:g}min" + ("-" + "_".join(shlex.split(args.flags)).replace("-", "") if args.flags else "")
+    flags = "_".join(shlex.split(args.flags)).replace("-", "")
+    tag = f"{args.minutes:g}min" + (f"-{flags}" if flags else "")
     rows = []
     for seed in [int(s) for s in args.seeds.split(",")]:
         run_dir = Path(args.run_root) / f"{tag}-{seed}"
@@ -58,14 +59,16 @@ def main(argv: list[str] | None = None) -> int:
         summary = json.loads((run_dir / "summary.json").read_text())
         last = summary["evaluation"][0]
         rows.append({
-            "seed": seed, "decisions": summary["decisions"], "imitation_decisions": summary["imitation_decisions"],
+            "seed": seed, "decisions": summary["decisions"],
+            "imitation_decisions": summary["imitation_decisions"],
             "minutes": summary["minutes"], "decisions_per_s": summary["decisions_per_s"],
             "opponent": last["opponent"], "diff": last["diff"], "ci95": last["ci95"], "deals": last["deals"],
             "seats": ["policy", *last["seats"][1:]],
         })  # fmt: skip
         print(rows[-1], flush=True)
     commit, dirty = _commit()
-    command = TRAIN.format(minutes=args.minutes, seed="SEED", run_dir="RUN") + (" " + args.flags if args.flags else "")
+    command = TRAIN.format(minutes=args.minutes, seed="SEED", run_dir="RUN")
+    command += f" {args.flags}" if args.flags else ""
     write_json(args.json, {
         "command": command,
         "question": args.question,
@@ -73,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         "runs": [{
             "command": "python experiments/strength-in-minutes/run_seeds.py "
                        + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)),
-            "commit": commit, "dirty": dirty, "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "commit": commit, "dirty": dirty,
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }],
         "seeds": rows,
     })  # fmt: skip
