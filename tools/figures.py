@@ -1030,6 +1030,7 @@ FIGURES: dict[str, Figure] = {
     "exploit": _fig(exploit_table, "results/exploit/*.json"),
     "five-minutes": _fig(minutes_seeds, "experiments/strength-in-minutes/five_minutes.json"),
     "five-minutes-h128": _fig(minutes_seeds, "experiments/strength-in-minutes/five_minutes_h128.json"),
+    "fifteen-minutes-h128": _fig(minutes_seeds, "experiments/strength-in-minutes/fifteen_minutes_h128.json"),
 }  # fmt: skip
 """Every figure block: NAME -> its input files and its renderer."""
 
