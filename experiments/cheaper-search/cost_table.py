@@ -1,4 +1,4 @@
-"""What a ``pimc`` decision costs in every preset, and the cut-short search where it applies.
+"""What a ``pimc`` decision costs in every preset, and the cheaper setting where it plays.
 
 For each preset at its default player count, one short duplicate tournament times the agents'
 ``act()`` side by side (``ms/decision``, batched over the tables): the default ``pimc`` against
@@ -16,28 +16,20 @@ the 1000-deal comparisons are the README's.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import agents
 from agents.defaults import family_defaults
 from evaluation.duplicate import Tournament, TournamentConfig
+from evaluation.provenance import run_record
 from hearts_env import make_rules
 from hearts_env.files import write_json
 from hearts_env.presets import preset_names
 
 OUT = Path("results/pimc/cheaper/cost_table.json")
 CHEAPER = "pimc:rollout=fast:worlds=32"
-
-
-def _commit() -> tuple[str, bool]:
-    head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "agents", "hearts_env", "evaluation"],
-                           capture_output=True, text=True, check=False)
-    return head.stdout.strip(), bool(dirty.stdout.strip())
 
 
 def _plays(spec: str, rules) -> bool:
@@ -80,15 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         }
         rows.append(row)
         print(row, flush=True)
-    commit, dirty = _commit()
     given = sys.argv[1:] if argv is None else argv
     write_json(OUT, {
-        "runs": [{
-            "command": "python experiments/cheaper-search/cost_table.py " + " ".join(given),
-            "commit": commit,
-            "dirty": dirty,
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        }],
+        "runs": [run_record("python experiments/cheaper-search/cost_table.py " + " ".join(given))],
         "deals": args.deals,
         "tables": args.tables,
         "rows": rows,

@@ -19,22 +19,15 @@ import json
 import shlex
 import subprocess
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 
+from evaluation.provenance import run_record
 from hearts_env.files import write_json
 
 TRAIN = (
     "hearts-env train --preset hearts --minutes {minutes:g} --threads 2 --seed {seed} --eval-deals 1000 "
     "--eval-opponents strategy --no-progress --no-tensorboard --run-dir {run_dir}"
 )
-
-
-def _commit() -> tuple[str, bool]:
-    head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "agents", "hearts_env", "training"],
-                           capture_output=True, text=True, check=False)
-    return head.stdout.strip(), bool(dirty.stdout.strip())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,19 +59,14 @@ def main(argv: list[str] | None = None) -> int:
             "seats": ["policy", *last["seats"][1:]],
         })  # fmt: skip
         print(rows[-1], flush=True)
-    commit, dirty = _commit()
     command = TRAIN.format(minutes=args.minutes, seed="SEED", run_dir="RUN")
     command += f" {args.flags}" if args.flags else ""
     write_json(args.json, {
         "command": command,
         "question": args.question,
         "better": "lower",
-        "runs": [{
-            "command": "python experiments/strength-in-minutes/run_seeds.py "
-                       + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)),
-            "commit": commit, "dirty": dirty,
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        }],
+        "runs": [run_record("python experiments/strength-in-minutes/run_seeds.py "
+                            + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)))],
         "seeds": rows,
     })  # fmt: skip
     return 0
