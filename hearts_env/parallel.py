@@ -16,7 +16,8 @@ games, its agents, its generators) — and returns a :class:`Workers` group:
 
 Backends: ``"serial"`` runs the workers one after another in this process (each call when its
 answer is asked for: no threads, the reference for the others); ``"processes"`` one process
-each on this machine (``start_method``: ``"fork"`` where available, else ``"spawn"``);
+each on this machine (``start_method``: ``"fork"`` where available and PyTorch not imported,
+else ``"spawn"``: :func:`default_start_method`);
 ``"ray"`` one Ray actor each, on this machine or a cluster (``address``; Ray is imported only
 then). The answers are the same on every backend: each worker's state depends only on its
 factory, its share and the calls it gets.
@@ -47,6 +48,7 @@ import logging
 import multiprocessing as mp
 import os
 import signal
+import sys
 import threading
 import time
 from collections import deque
@@ -496,12 +498,22 @@ def _signal_text(code: int | None) -> str:
     return f"exit code {code}"
 
 
+def default_start_method() -> str:
+    """How worker processes start when no ``start_method`` is given: ``"fork"`` (fast, and no
+    ``if __name__ == "__main__"`` guard needed) where the platform has it and this process has not
+    imported PyTorch; else ``"spawn"``. A child forked from a process whose PyTorch has started its
+    thread pool can wait forever on that pool's locks the first time it runs a network, so a
+    tournament of network agents on forked workers would hang."""
+    if "fork" in mp.get_all_start_methods() and "torch" not in sys.modules:
+        return "fork"
+    return "spawn"
+
+
 class _ProcessWorkers(Workers):
     """One process per worker, a pipe each; the answers come back in the order asked."""
 
     def _start(self, factory: Callable[..., Any], shares: list[tuple[Any, ...]]) -> None:
-        # fork starts fast and needs no ``if __name__ == "__main__"`` guard.
-        method = self.pool.start_method or ("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+        method = self.pool.start_method or default_start_method()
         context = mp.get_context(method)
         self._processes: list[Any] = []
         self._conns: list[Connection] = []

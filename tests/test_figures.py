@@ -67,7 +67,10 @@ def test_a_changed_file_makes_its_block_stale(tmp_path: Path, monkeypatch: pytes
 
 
 def _run_records(data: object) -> list:
-    return data.get("runs", []) if isinstance(data, dict) else []
+    """A file's runs: ``runs``, or a leaderboard's one ``run``."""
+    if not isinstance(data, dict):
+        return []
+    return data.get("runs") or ([data["run"]] if isinstance(data.get("run"), dict) else [])
 
 
 def test_every_figure_renders_from_files_that_record_their_runs() -> None:

@@ -76,6 +76,20 @@ def test_the_label_term_changes_the_update(tmp_path: Path, labels: Path) -> None
     assert any(not torch.equal(plain[k], labelled[k]) for k in plain)
 
 
+def test_more_label_steps_take_more_steps(tmp_path: Path, labels: Path) -> None:
+    one = STEP
+    train_mixture(_args(tmp_path / "one", total_decisions=one), _mix(labels))
+    three = dataclasses.replace(_mix(labels), label_steps=3)
+    train_mixture(_args(tmp_path / "three", total_decisions=one), three)
+    single, triple = _weights(tmp_path / "one"), _weights(tmp_path / "three")
+    assert any(not torch.equal(single[k], triple[k]) for k in single)
+    saved = [torch.load(tmp_path / r / "checkpoint.pt", weights_only=True) for r in ("one", "three")]
+    drawn = [state["label_rng"] for state in saved]
+    assert drawn[0] != drawn[1]  # three minibatches drawn, not one
+    with pytest.raises(ValueError, match="--label-steps needs --labels"):
+        train_mixture(_args(tmp_path / "none"), MixtureSettings("hearts", configs=CONFIGS, label_steps=2))
+
+
 def test_a_resumed_run_is_the_uninterrupted_one(tmp_path: Path, labels: Path) -> None:
     train_mixture(_args(tmp_path / "once", total_decisions=3 * STEP), _mix(labels))
     train_mixture(_args(tmp_path / "twice"), _mix(labels))

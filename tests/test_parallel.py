@@ -248,3 +248,35 @@ def test_a_tournament_on_worker_processes_is_recorded_as_in_one_process(tmp_path
         texts[name] = untimed(path.read_text())
     assert pool.used == 2
     assert texts["processes"] == texts["serial"] == texts["here"]
+
+
+def test_workers_start_by_spawn_once_pytorch_is_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hearts_env.parallel import default_start_method
+
+    monkeypatch.delitem(sys.modules, "torch", raising=False)
+    forks = "fork" in multiprocessing.get_all_start_methods()
+    assert default_start_method() == ("fork" if forks else "spawn")
+    monkeypatch.setitem(sys.modules, "torch", object())
+    assert default_start_method() == "spawn"
+
+
+NETWORK_TOURNAMENT = """
+import json, sys
+import torch
+torch.set_num_threads(2)
+torch.ones(256, 256) @ torch.ones(256, 256)  # this process's thread pool started, as a loaded agent starts it
+from evaluation.duplicate import Tournament, TournamentConfig
+from hearts_env.parallel import make
+config = TournamentConfig(agents=["ppo", "strategy"], deals=4, tables=2, seed=5, streams=2)
+for name, pool in [("here", None), ("processes", make("processes", 2))]:
+    Tournament(config, json_path=f"{sys.argv[1]}/{name}.json", progress=False).run(pool=pool)
+"""
+
+
+def test_a_network_tournament_on_worker_processes_does_not_hang(tmp_path: Path) -> None:
+    """Workers forked from a process whose PyTorch thread pool runs waited forever on it."""
+    pytest.importorskip("torch")
+    done = subprocess.run([sys.executable, "-c", NETWORK_TOURNAMENT, str(tmp_path)], cwd=ROOT, timeout=180,
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert untimed((tmp_path / "processes.json").read_text()) == untimed((tmp_path / "here.json").read_text())

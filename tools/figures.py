@@ -911,6 +911,42 @@ def minutes_seeds(record: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def generations(report: dict[str, Any], base: str, *names: str) -> str:
+    """experiments/expert-iteration: rows of a leaderboard (checkpoints against the family's
+    heuristic, a cell a preset) side by side, how many presets each beats the heuristic in, and
+    where each differs from ``base`` beyond the two intervals."""
+    cells = {(c["agent"], c["preset"]): c for c in report["cells"] if "diff" in c}
+    rows = (base, *names)
+    presets = list(dict.fromkeys(c["preset"] for c in report["cells"]))
+    lines = ["| preset | players | " + " | ".join(f"`{n}`" for n in rows) + " |",
+             "|---|---|" + "---|" * len(rows)]  # fmt: skip
+    for preset in presets:
+        row = [cells[(n, preset)] for n in rows]
+        shown = [pm(c["diff"], c["ci95"], 2) for c in row]
+        shown = [f"**{s}**" if c["verdict"] == "better" else s for s, c in zip(shown, row)]
+        lines.append(f"| {preset} | {row[0]['num_players']} | " + " | ".join(shown) + " |")
+    lines.append("")
+    reference = report["cells"][0]["reference"]
+    for n in rows:
+        beaten = sum(cells[(n, p)]["verdict"] == "better" for p in presets)
+        text = f"`{n}`: better than `{reference}` in {beaten} of {len(presets)} presets"
+        if n != base:
+            apart = [(p, cells[(n, p)]["diff"] - cells[(base, p)]["diff"]) for p in presets
+                     if abs(cells[(n, p)]["diff"] - cells[(base, p)]["diff"])
+                     > cells[(n, p)]["ci95"] + cells[(base, p)]["ci95"]]  # fmt: skip
+            better = report.get("better", "lower")
+            up = [p for p, d in apart if (d < 0) == (better == "lower")]
+            down = [p for p, d in apart if p not in up]
+            names = [", ".join(group) or "none" for group in (up, down)]
+            text += (f"; beyond the two intervals better than `{base}` in {len(up)} ({names[0]}), "
+                     f"worse in {len(down)} ({names[1]})")  # fmt: skip
+        lines.append(text + ".  ")
+    lines += ["", f"{report['deals']} duplicate deals a cell (one against copies of `{reference}`, every "
+              f"seating), seed {report['seed']}; a cell in bold is better than `{reference}` beyond its "
+              "interval; points a deal, lower is better."]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------------- the README's comparison
 def comparison(speeds: dict[str, Any], matches: list[dict[str, Any]]) -> str:
     """README.md: hearts-env beside OpenSpiel (raw and through Shimmy), PettingZoo's classic games,

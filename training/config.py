@@ -489,6 +489,10 @@ class MixtureSettings:
     seat's unscaled reward of the deal, e.g. Hearts points: 1 is sharp, 5 to 10 softer)."""
     label_batch: int = 256
     """Labelled decisions in the label term's minibatch."""
+    label_steps: int = 1
+    """Optimizer steps on the label term after each PPO update, each on a fresh minibatch: the
+    share of the updates the search's judgement gets (a PPO update takes ``update_epochs`` times
+    the rollout's decisions / ``minibatch_size`` steps, 64 with the defaults)."""
 
 
 def _config(item: str) -> tuple[str, int]:
@@ -547,7 +551,9 @@ MIXTURE_FLAGS: dict[str, dict[str, Any]] = {
     "label_temperature": {"type": positive_float, "default": 1.0, "metavar": "T",
                           "help": "the temperature of that softmax (default 1)"},
     "label_batch": {"type": positive_int, "default": 256, "metavar": "N",
-                    "help": "labelled decisions a PPO iteration (default 256)"},
+                    "help": "labelled decisions in a label step (default 256)"},
+    "label_steps": {"type": positive_int, "default": 1, "metavar": "K",
+                    "help": "label steps after each PPO update, each on fresh decisions (default 1)"},
 }  # fmt: skip
 """The flags of :class:`MixtureSettings` (argparse keywords), ``--family`` first."""
 

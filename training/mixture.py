@@ -59,13 +59,13 @@ Search labels
 -------------
 ``--labels DIR --label-weight C`` (off by default) distills a search's labels (``hearts-env label``,
 :mod:`training.labels`: pimc's value of every legal action, its choice and the deal's reward) into
-the network: after each PPO iteration's update, one more optimizer step on C times the
-cross-entropy of the policy to ``softmax(values / --label-temperature)`` over the searched actions
-(to the one-hot choice where none was searched) plus ``vf_coef`` times the value head's squared error
-to the stored reward, over ``--label-batch`` decisions drawn from the labels with a generator of
-their own (seeded with the run's seed, saved in the checkpoint: a resumed run draws the same ones).
-The labels' digest is a setting: a run resumed on other labels is refused. ``train.csv`` then has
-``label_ce`` and ``label_v_loss``.
+the network: after each PPO iteration's update, ``--label-steps`` more optimizer steps (1 unless
+given) on C times the cross-entropy of the policy to ``softmax(values / --label-temperature)`` over
+the searched actions (to the one-hot choice where none was searched) plus ``vf_coef`` times the
+value head's squared error to the stored reward, each over ``--label-batch`` decisions drawn from
+the labels with a generator of their own (seeded with the run's seed, saved in the checkpoint: a
+resumed run draws the same ones). The labels' digest is a setting: a run resumed on other labels
+is refused. ``train.csv`` then has ``label_ce`` and ``label_v_loss``.
 
 Shipping: ``cp runs/universal-hearts/policy.pt agents/checkpoints/universal-hearts.pt``; the
 ``ppo`` agent then plays it wherever no specialist ships.
@@ -212,6 +212,10 @@ def train_mixture(args: Args, mix: MixtureSettings, lock: OutputLock | None = No
         raise ValueError("--labels DIR and --label-weight C > 0 go together: give both or neither")
     if not (mix.label_weight >= 0 and np.isfinite(mix.label_weight)):
         raise ValueError(f"--label-weight must be a number >= 0, got {mix.label_weight}")
+    if mix.label_steps != 1 and mix.labels is None:
+        raise ValueError("--label-steps needs --labels DIR and --label-weight C")
+    if mix.label_steps < 1:
+        raise ValueError(f"--label-steps must be a whole number >= 1, got {mix.label_steps}")
     eval_presets = mix.eval_presets or tuple(family_presets)
     for name in eval_presets:
         if name not in family_presets:
@@ -276,6 +280,7 @@ class FamilyMixture:
             self.pool, self.progress = list(saved["pool"]), dict(saved["progress"])
         elif mix.init is not None:
             self.progress["decisions"] = start_from(self.net, mix.init, game)
+            self.progress["initial"] = self.progress["decisions"]  # done before: not of this run's rate
         self.flags = to_argv(args, game) + mixture_argv(mix)
         self.trained = {"command": "hearts-env train " + " ".join(self.flags), "settings": self.settings}
         self.identity, self.label = {"family": game}, f"universal {game}"
@@ -338,7 +343,8 @@ class FamilyMixture:
         stats = update(self.net, self.optimizer, arena.merged(), arena.adv, arena.trainable, args,
                        self.device, imitation, None, self.dtype, copies, arena.copy_weight)  # fmt: skip
         if self.labels is not None and not imitation:
-            stats.update(self.label_step())
+            steps = [self.label_step() for _ in range(self.mix.label_steps)]
+            stats.update({k: float(np.mean([s[k] for s in steps])) for k in steps[0]})
         extra: dict[str, Any] = {"configs": " ".join(played)}
         if self.moon_games:
             progress["copied"] = progress.get("copied", 0) + copied
@@ -537,7 +543,9 @@ def _plain(mix: MixtureSettings) -> dict[str, Any]:
         **({"distill_configs": [list(c) for c in mix.distill_configs]} if mix.distill_configs else {}),
         **(
             {"labels": mix.labels, "label_weight": mix.label_weight,
-             "label_temperature": mix.label_temperature, "label_batch": mix.label_batch}
+             "label_temperature": mix.label_temperature, "label_batch": mix.label_batch,
+             # only when not 1, so that a run saved before label steps existed resumes
+             **({"label_steps": mix.label_steps} if mix.label_steps != 1 else {})}
             if mix.labels else {}
         ),
     }  # fmt: skip

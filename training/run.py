@@ -291,7 +291,8 @@ class Run:
             "decisions": made, "imitation_decisions": imitated, "ppo_decisions": made - imitated,
             "teacher": schedule.teacher, "samples": progress["samples"],
             "minutes": round(progress["elapsed_s"] / 60, 2),
-            "decisions_per_s": round(progress["decisions"] / max(progress["train_s"], 1e-9)),
+            # the rate of this run's own decisions (a run from --init counts the file's as done)
+            "decisions_per_s": round((made - progress.get("initial", 0)) / max(progress["train_s"], 1e-9)),
             "stopped": stopped, "better": schedule.better, "evaluation": last,
             "policy": str(self.paths["policy"]), "checkpoint": str(self.paths["checkpoint"]),
         }  # fmt: skip
