@@ -911,27 +911,32 @@ def minutes_seeds(record: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generations(report: dict[str, Any], base: str, *names: str) -> str:
-    """experiments/expert-iteration: rows of a leaderboard (checkpoints against the family's
-    heuristic, a cell a preset) side by side, how many presets each beats the heuristic in, and
-    where each differs from ``base`` beyond the two intervals."""
-    cells = {(c["agent"], c["preset"]): c for c in report["cells"] if "diff" in c}
+def generations(reports: tuple[dict[str, Any], ...], base: str, *names: str) -> str:
+    """experiments/expert-iteration: rows of leaderboards (checkpoints against the family's
+    heuristic, a cell a preset, the same deals in every file) side by side, how many presets each
+    beats the heuristic in, and where each differs from ``base`` beyond the two intervals."""
+    report = reports[0]
+    if any((r["deals"], r["tables"], r["seed"]) != (report["deals"], report["tables"], report["seed"])
+           for r in reports):  # fmt: skip
+        raise ValueError("the leaderboards were not played on the same deals")
+    cells = {(c["agent"], c["preset"]): c for r in reports for c in r["cells"] if "diff" in c}
     rows = (base, *names)
-    presets = list(dict.fromkeys(c["preset"] for c in report["cells"]))
+    presets = list(dict.fromkeys(c["preset"] for r in reports for c in r["cells"] if c["agent"] in rows))
     lines = ["| preset | players | " + " | ".join(f"`{n}`" for n in rows) + " |",
              "|---|---|" + "---|" * len(rows)]  # fmt: skip
-    for preset in presets:
-        row = [cells[(n, preset)] for n in rows]
-        shown = [pm(c["diff"], c["ci95"], 2) for c in row]
-        shown = [f"**{s}**" if c["verdict"] == "better" else s for s, c in zip(shown, row)]
+    for preset in presets:  # the base holds every preset; "not played" where a row has no cell
+        row = [cells.get((n, preset)) for n in rows]
+        shown = ["not played" if c is None else pm(c["diff"], c["ci95"], 2) for c in row]
+        shown = [f"**{s}**" if c and c["verdict"] == "better" else s for s, c in zip(shown, row)]
         lines.append(f"| {preset} | {row[0]['num_players']} | " + " | ".join(shown) + " |")
     lines.append("")
     reference = report["cells"][0]["reference"]
     for n in rows:
-        beaten = sum(cells[(n, p)]["verdict"] == "better" for p in presets)
-        text = f"`{n}`: better than `{reference}` in {beaten} of {len(presets)} presets"
+        played = [p for p in presets if (n, p) in cells]
+        beaten = sum(cells[(n, p)]["verdict"] == "better" for p in played)
+        text = f"`{n}`: better than `{reference}` in {beaten} of {len(played)} presets"
         if n != base:
-            apart = [(p, cells[(n, p)]["diff"] - cells[(base, p)]["diff"]) for p in presets
+            apart = [(p, cells[(n, p)]["diff"] - cells[(base, p)]["diff"]) for p in played
                      if abs(cells[(n, p)]["diff"] - cells[(base, p)]["diff"])
                      > cells[(n, p)]["ci95"] + cells[(base, p)]["ci95"]]  # fmt: skip
             better = report.get("better", "lower")
@@ -1001,6 +1006,9 @@ _BF16 = "experiments/training-precision/bf16_training/"
 _LEAN = "experiments/training-network-size/lean_network/"
 _PIMC = "results/pimc/"
 _RATE = "results/training_rate/"
+_EI = "experiments/expert-iteration/"
+_LABELLER = "pimc:rollout=fast:worlds=32"  # the first generation's labelling search
+_ARMS = ("696.1M-control", "693.4M-labels", "696.1M-pimc8")  # its arms: no labels, _LABELLER's, pimc-8's
 FIGURES: dict[str, Figure] = {
     "comparison": _fig(comparison, "results/comparison.json", PIMC_VS_ISMCTS),
     "ladder-full": _fig(ladder_full, "results/ladder_hearts.json"),
@@ -1067,6 +1075,12 @@ FIGURES: dict[str, Figure] = {
     "five-minutes": _fig(minutes_seeds, "experiments/strength-in-minutes/five_minutes.json"),
     "five-minutes-h128": _fig(minutes_seeds, "experiments/strength-in-minutes/five_minutes_h128.json"),
     "fifteen-minutes-h128": _fig(minutes_seeds, "experiments/strength-in-minutes/fifteen_minutes_h128.json"),
+    "expert-iteration-g1": _fig(lambda *r: generations(r, "653.8M-bjmoon", *_ARMS),
+                                "results/universal/progress_hearts.json",
+                                *(f"{_EI}generation1-{arm.partition('-')[2]}.json" for arm in _ARMS)),
+    "expert-iteration-labeller": _fig(lambda *r: generations(r, "653.8M-bjmoon", _LABELLER),
+                                      "results/universal/progress_hearts.json", f"{_EI}labeller-a.json",
+                                      f"{_EI}labeller-b.json"),
 }  # fmt: skip
 """Every figure block: NAME -> its input files and its renderer."""
 
