@@ -124,8 +124,9 @@ def test_a_short_run_plays_every_configuration_and_resumes(tmp_path, monkeypatch
         train_mixture(_args(tmp_path), mix)
     with pytest.raises(ValueError, match="other settings.*learning_rate"):
         train_mixture(_args(tmp_path, resume=True, learning_rate=1e-3), mix)
-    more = train_mixture(_args(tmp_path, resume=True, total_decisions=4 * 16 * 48), mix)
-    assert more["iterations"] == 4
+    # --hidden left out on a resume: the run's own widths (32), not a fresh family run's 256,256
+    more = train_mixture(_args(tmp_path, resume=True, total_decisions=4 * 16 * 48, hidden=None), mix)
+    assert more["iterations"] == 4 and torch.load(policy, weights_only=True)["hidden"] == [32]
     assert len(list(csv.DictReader((tmp_path / "train.csv").open()))) == 4
 
 

@@ -87,6 +87,27 @@ def test_resume_after_interruption_continues_the_same_run(tmp_path: Path) -> Non
         train(replace(split, learning_rate=1e-3, resume=True, total_decisions=4 * 1024))
 
 
+def test_left_out_widths_are_128x128_and_a_resumed_run_keeps_its_own(tmp_path: Path) -> None:
+    from training.config import FAMILY_HIDDEN, HIDDEN, resolve_hidden
+
+    assert Args().hidden is None and HIDDEN == (128, 128) and FAMILY_HIDDEN == (256, 256)
+    assert resolve_hidden(Args()).hidden == HIDDEN
+    assert resolve_hidden(Args(), family=True).hidden == FAMILY_HIDDEN
+    assert resolve_hidden(Args(), kept=[64, 32]).hidden == (64, 32)
+    assert resolve_hidden(Args(hidden=(8,)), kept=[64]).hidden == (8,)  # given: kept as given
+    train(replace(TINY, hidden=None, run_dir=str(tmp_path / "new"), total_decisions=1024))
+    policy = load_policy(tmp_path / "new" / "policy.pt")
+    assert policy["hidden"] == [128, 128] and "--hidden 128,128" in policy["trained"]["command"]
+    # a run begun at other widths (those of an older default, say) resumes with --hidden left out
+    begun = replace(TINY, run_dir=str(tmp_path / "begun"), total_decisions=1024, imitation_decisions=0)
+    train(begun)
+    resumed = train(replace(begun, hidden=None, total_decisions=2 * 1024, resume=True))
+    assert resumed["decisions"] == 2 * 1024
+    assert load_policy(tmp_path / "begun" / "policy.pt")["hidden"] == [32]
+    with pytest.raises(ValueError, match=r"other settings \(hidden \[32\] there, \[16\] here\)"):
+        train(replace(begun, hidden=(16,), total_decisions=3 * 1024, resume=True))
+
+
 def test_each_seat_gets_its_own_reward_and_unfinished_deals_are_not_trained() -> None:
     # One game, two seats alternating; the deal ends on step 3 (seat 1: +1, seat 0: -1), step 4
     # starts a deal that the rollout does not see end.

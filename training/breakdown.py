@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads (default 2)")
     options = parser.parse_args(argv)
     torch.set_num_threads(options.threads)
-    args = Args(imitation_decisions=0, num_players=4).validate()
+    args = Args(imitation_decisions=0, num_players=4, hidden=(256, 256)).validate()  # docs/training.md's
     decisions = args.num_games * args.rollout_steps
     for name, dtype in (("float32", torch.float32), ("bfloat16", torch.bfloat16)):
         ms = minibatch_ms(dtype, args)

@@ -18,7 +18,7 @@ from agents.ppo import CHECKPOINT_FORMAT, FORMAT, PolicyValueNet, load_file, pol
 from evaluation.flags import non_negative_float, non_negative_int
 from hearts_env.core.rules import Rules
 from hearts_env.table import Table
-from training.config import RESUMABLE_CHANGES, Args, resolve_family
+from training.config import RESUMABLE_CHANGES, Args, resolve_family, resolve_hidden
 from training.rollout import League
 
 CHECKPOINT_VERSION = 2
@@ -133,6 +133,17 @@ def check_resumable(saved: dict[str, Any], path: Path, args: Args, game: str, ra
     if ("ray" in saved) != ray:
         how = "on Ray actors: resume with --ray" if "ray" in saved else "here: resume without --ray"
         raise ValueError(f"{path} was trained with its rollouts played {how}")
+
+
+def resume_from(path: Path, args: Args, game: str, ray: bool) -> dict[str, Any]:
+    """The checkpoint at ``path`` that a run with ``args.resume`` continues, read and checked
+    against ``args`` (:func:`check_resumable`), ``args.hidden`` left None taken from it; for a fresh
+    run ``{}``, its ``hidden`` left None :data:`training.config.HIDDEN`."""
+    saved = read_checkpoint(path) if args.resume else {}
+    resolve_hidden(args, saved.get("args", {}).get("hidden"))
+    if saved:
+        check_resumable(saved, path, args, game, ray)
+    return saved
 
 
 def read_checkpoint(path: Path) -> dict[str, Any]:

@@ -79,8 +79,10 @@ class Args:
     """Games stepped together (the batch of one policy evaluation)."""
     rollout_steps: int = 256
     """Steps of every game per iteration (one decision each); about 4 deals of 4-player Hearts."""
-    hidden: tuple[int, ...] = (256, 256)
-    """Widths of the MLP's hidden layers, e.g. ``--hidden 256,256``."""
+    hidden: tuple[int, ...] | None = None
+    """Widths of the MLP's hidden layers, e.g. ``--hidden 256,256``; left out (None), 128,128 for one
+    configuration (:data:`HIDDEN`: the stronger in a run of minutes), 256,256 for a family's
+    universal network (:data:`FAMILY_HIDDEN`), and a resumed run's own."""
     learning_rate: float = 3e-4
     """Adam step size."""
     gamma: float = 1.0
@@ -137,14 +139,15 @@ class Args:
     ray_actors: int = 0
     """Ray rollout actors, one CPU each, sharing ``num_games`` (0: one per CPU of the cluster); a
     Ray run resumes only with the same number."""
-    precision: str = "float32"
+    precision: str = "auto"
     """Arithmetic of the policy's matmuls in training: ``float32``, ``bfloat16`` (``torch.autocast``:
     bf16 matmuls; weights, optimizer, softmax and losses stay float32; the rollout plays a bf16 copy
     of the policy, and the league's past policies play in bf16) or ``auto`` (bfloat16 where
-    the device computes it natively: a CUDA GPU with bf16, a CPU with AVX512-BF16 or AMX). On this
-    project's CPU bfloat16 trains 1.3–1.5x faster but its agent, trained for the shipped budget,
-    ended weaker (experiments/training-precision/bf16_training/README.md), hence float32 by default. Playing a
-    checkpoint is float32 either way."""
+    the device computes it natively: a CUDA GPU with bf16, a CPU with AVX512-BF16 or AMX; float32
+    elsewhere). Where it is native, bfloat16 trains 1.3–1.5x faster, so a run of minutes ends
+    stronger (experiments/strength-in-minutes/README.md); trained for the shipped specialist's
+    decisions its agent ended slightly weaker (experiments/training-precision/bf16_training/README.md):
+    give ``float32`` for a long run. Playing a checkpoint is float32 either way."""
     overlap: bool = False
     """Play the next iteration's rollout in a thread while this iteration's update runs (the rollout
     then acts with the weights from before the update: a lag of one update, which the PPO ratio
@@ -194,11 +197,12 @@ class Args:
         if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):
             raise TypeError(f"options must be a dict of rule option names to values, got {self.options!r}")
         self.options = dict(self.options)
-        if not isinstance(self.hidden, (tuple, list)) or not self.hidden:
-            raise ValueError(
-                f"hidden must be one or more layer widths such as (256, 256), got {self.hidden!r}"
-            )
-        self.hidden = tuple(positive_int.check("hidden layer width", h) for h in self.hidden)
+        if self.hidden is not None:
+            if not isinstance(self.hidden, (tuple, list)) or not self.hidden:
+                raise ValueError(
+                    f"hidden must be one or more layer widths such as (256, 256) or None, got {self.hidden!r}"
+                )
+            self.hidden = tuple(positive_int.check("hidden layer width", h) for h in self.hidden)
         for name in ("opponents", "eval_opponents"):
             specs = getattr(self, name)
             if specs is None:
@@ -247,9 +251,27 @@ OPTIONAL = {
     "run_dir": "runs/PRESET-Np",
     "imitation_decisions": "4000000, or a quarter of the budget where that comes first",
     "eval_every": "each fifth of the budget, at most 10000000 apart",
+    "hidden": "128,128 for one configuration, 256,256 for a family; a resumed run's own",
 }
 """Settings whose None stands for a value chosen once the run's rules and budgets are known, and
 the words ``--help`` shows for that default."""
+
+HIDDEN = (128, 128)
+"""The hidden layers :attr:`Args.hidden` None gives a fresh run of one configuration: at equal time
+ahead of 256x256 in runs of minutes (experiments/strength-in-minutes/README.md)."""
+FAMILY_HIDDEN = (256, 256)
+"""The hidden layers :attr:`Args.hidden` None gives a fresh family run (the shipped universal
+networks' widths, so that ``--init`` from one needs no flag)."""
+
+
+def resolve_hidden(args: Args, kept: Sequence[int] | None = None, family: bool = False) -> Args:
+    """Fill :attr:`Args.hidden` left None: ``kept`` (the widths of the run being resumed) where
+    given, else :data:`FAMILY_HIDDEN` for a family's universal network (``family``) or
+    :data:`HIDDEN` for one configuration. Returns ``args``."""
+    if args.hidden is None:
+        args.hidden = tuple(int(h) for h in kept) if kept else (FAMILY_HIDDEN if family else HIDDEN)
+    return args
+
 
 IMITATION_DECISIONS = 4_000_000
 """The longest warm start :attr:`Args.imitation_decisions` None gives, in decisions."""

@@ -96,6 +96,7 @@ from training.config import (
     family_setting,
     mixture_argv,
     resolve_family,
+    resolve_hidden,
     schedule,
     to_argv,
 )
@@ -249,6 +250,15 @@ class FamilyMixture:
         vocab = vocabulary(game)
         torch.manual_seed(args.seed)
         self.rng = np.random.default_rng(args.seed)
+        path, saved = run / "checkpoint.pt", None
+        if args.resume:  # open_run has made sure the checkpoint is there
+            saved = load_file(path, "a mixture checkpoint")
+            if not isinstance(saved, dict) or saved.get("format") != MIXTURE_FORMAT:
+                raise ValueError(f"{path} is not a mixture checkpoint ({MIXTURE_FORMAT})")
+            if not isinstance(saved.get("settings"), dict):
+                raise ValueError(f"{path} is not a usable mixture checkpoint: it has no 'settings' dict")
+        kept = saved["settings"].get("hidden") if saved is not None else None
+        resolve_hidden(args, kept, family=True)  # left out: a resumed run's own
         self.net = PolicyValueNet(vocab.size, vocab.num_actions, args.hidden).to(device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool: list[dict[str, torch.Tensor]] = []
@@ -263,11 +273,7 @@ class FamilyMixture:
         self.label_rng = np.random.default_rng([args.seed, LABEL_STREAM])
         if self.labels is not None:
             self.settings["labels_digest"] = self.labels.digest
-        path = run / "checkpoint.pt"
-        if args.resume:  # open_run has made sure the checkpoint is there
-            saved = load_file(path, "a mixture checkpoint")
-            if not isinstance(saved, dict) or saved.get("format") != MIXTURE_FORMAT:
-                raise ValueError(f"{path} is not a mixture checkpoint ({MIXTURE_FORMAT})")
+        if saved is not None:
             differ = sorted(k for k, v in self.settings.items() if saved["settings"].get(k) != v)
             if differ:
                 raise ValueError(f"{path} was trained with other settings ({', '.join(differ)})")

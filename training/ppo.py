@@ -66,11 +66,11 @@ from hearts_env.table import Table
 from training.ahead import Ahead
 from training.checkpoint import (
     CHECKPOINT_VERSION,
-    check_resumable,
     checkpoint_content,
     comparable,
     read_checkpoint,
     restore_checkpoint,
+    resume_from,
 )
 from training.config import Args, add_arguments, args_from, default_run_dir, resolve_family, to_argv
 from training.device import autocast, pick_device, resolve_precision
@@ -246,14 +246,14 @@ class SingleConfiguration:
         self.table = Table(rules, args.num_games, reward=args.reward)
         self.table.reset(seed=args.seed)
         layout = self.table.observer.layout
+        path = run / "checkpoint.pt"  # with --resume, open_run has made sure it is there
+        saved = resume_from(path, args, rules.game, ray=rollouts is not None)  # {} for a fresh run
         self.net = PolicyValueNet(layout.size, self.table.num_actions, args.hidden).to(device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.league = League(rules, args, rng, device, dtype=dtype)
         self.league.seat(np.arange(args.num_games))
-        self.progress, saved, path = fresh_progress(args), {}, run / "checkpoint.pt"
-        if args.resume:  # open_run has made sure the checkpoint is there
-            saved = read_checkpoint(path)
-            check_resumable(saved, path, args, rules.game, ray=rollouts is not None)
+        self.progress = fresh_progress(args)
+        if args.resume:
             self.progress = restore_checkpoint(saved, path, self.net, self.optimizer, rng, device, self.table,
                                                self.league)  # fmt: skip
         if rollouts is not None:  # the actors start (or resume) their games
