@@ -34,10 +34,16 @@ SETTINGS = (
     "--threads 2 --obs-format packed",
     "--threads 2 --hidden 128,128",
 )
-"""The flags of each run beside the common ones (the default precision is float32)."""
-TRAIN = "--imitation-decisions 0 --eval-every 0 --eval-deals 100 --no-progress"
+"""The flags of each run beside the common ones (which pin float32 and 256x256: a setting's flags
+come after them and win)."""
+TRAIN = (
+    "--imitation-decisions 0 --eval-every 0 --eval-deals 100 --no-progress "
+    "--hidden 256,256 --precision float32"
+)
 """Flags common to every run: no warm start, no evaluation until the end, and a short final
-evaluation (after the budget, so outside the trainer seconds)."""
+evaluation (after the budget, so outside the trainer seconds); the network and precision of the
+first measurements, so that each setting's row means what it did before the training defaults
+became 128x128 and ``--precision auto``."""
 
 _MINIBATCH = re.compile(r"^(?P<precision>\w+): forward\+backward of (?P<rows>\d+) rows (?P<ms>[\d.]+) ms$")
 _ITERATION = re.compile(r"^\s*iteration \d+: rollout (?P<rollout>[\d.]+) s, update (?P<update>[\d.]+) s")
