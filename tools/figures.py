@@ -1077,6 +1077,8 @@ FIGURES: dict[str, Figure] = {
     "fifteen-minutes-h128": _fig(minutes_seeds, "experiments/strength-in-minutes/fifteen_minutes_h128.json"),
     "five-minutes-h128-bf16": _fig(minutes_seeds,
                                    "experiments/strength-in-minutes/five_minutes_h128_bf16.json"),
+    "five-minutes-defaults": _fig(minutes_seeds,
+                                  "experiments/strength-in-minutes/five_minutes_defaults.json"),
     "fifteen-minutes-h128-bf16": _fig(minutes_seeds,
                                       "experiments/strength-in-minutes/fifteen_minutes_h128_bf16.json"),
     "expert-iteration-g1": _fig(lambda *r: generations(r, "653.8M-bjmoon", *_ARMS),
