@@ -125,3 +125,20 @@ def test_a_chart_of_each_kind_draws_from_its_json(tmp_path: Path) -> None:
     for png in (figures.RESULTS / "ladder_hearts.png", figures.ROOT / "docs" / "_static" / "leaderboard.png"):
         figures.render_chart(png, tmp_path / png.name)
         assert (tmp_path / png.name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+
+def test_side_by_side_leaderboards_say_which_way_is_better_in_their_family() -> None:
+    """Smear scores points made (higher is better), the Hearts family penalties: the text of the
+    side-by-side rows follows the family of the presets, and a row's gain is read that way."""
+
+    def board(agent: str, preset: str, diff: float) -> dict:
+        cell = {"agent": agent, "preset": preset, "num_players": 4, "diff": diff, "ci95": 0.2,
+                "verdict": "none", "reference": "smear" if preset.startswith("smear") else "strategy"}
+        return {"deals": 500, "tables": 100, "seed": 0, "cells": [cell]}
+
+    pair = (board("net", "smear_five_point", 0.2), board("pimc", "smear_five_point", 1.0))
+    smear = figures.generations(pair, "net", "pimc")
+    assert "higher is better" in smear and "better than `net` in 1 (smear_five_point), worse in 0" in smear
+    hearts = figures.generations((board("net", "hearts", -0.2), board("pimc", "hearts", -1.0)), "net", "pimc")
+    assert "lower is better" in hearts and "better than `net` in 1 (hearts), worse in 0" in hearts

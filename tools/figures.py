@@ -32,7 +32,8 @@ from typing import Any
 
 from benchmarks.throughput import SPEED_FLAGS
 from hearts_env.files import write_atomic
-from hearts_env.presets import PRESETS
+from hearts_env.games import family
+from hearts_env.presets import PRESETS, make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -922,6 +923,7 @@ def generations(reports: tuple[dict[str, Any], ...], base: str, *names: str) -> 
     cells = {(c["agent"], c["preset"]): c for r in reports for c in r["cells"] if "diff" in c}
     rows = (base, *names)
     presets = list(dict.fromkeys(c["preset"] for r in reports for c in r["cells"] if c["agent"] in rows))
+    better = family(make_rules(presets[0])).better  # Smear scores points made: higher is better
     lines = ["| preset | players | " + " | ".join(f"`{n}`" for n in rows) + " |",
              "|---|---|" + "---|" * len(rows)]  # fmt: skip
     for preset in presets:  # the base holds every preset; "not played" where a row has no cell
@@ -939,7 +941,6 @@ def generations(reports: tuple[dict[str, Any], ...], base: str, *names: str) -> 
             apart = [(p, cells[(n, p)]["diff"] - cells[(base, p)]["diff"]) for p in played
                      if abs(cells[(n, p)]["diff"] - cells[(base, p)]["diff"])
                      > cells[(n, p)]["ci95"] + cells[(base, p)]["ci95"]]  # fmt: skip
-            better = report.get("better", "lower")
             up = [p for p, d in apart if (d < 0) == (better == "lower")]
             down = [p for p, d in apart if p not in up]
             names = [", ".join(group) or "none" for group in (up, down)]
@@ -948,7 +949,7 @@ def generations(reports: tuple[dict[str, Any], ...], base: str, *names: str) -> 
         lines.append(text + ".  ")
     lines += ["", f"{report['deals']} duplicate deals a cell (one against copies of `{reference}`, every "
               f"seating), seed {report['seed']}; a cell in bold is better than `{reference}` beyond its "
-              "interval; points a deal, lower is better."]  # fmt: skip
+              f"interval; points a deal, {better} is better."]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
