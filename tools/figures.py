@@ -1078,6 +1078,8 @@ FIGURES: dict[str, Figure] = {
     "fifteen-minutes-h128": _fig(minutes_seeds, "experiments/strength-in-minutes/fifteen_minutes_h128.json"),
     "five-minutes-h128-bf16": _fig(minutes_seeds,
                                    "experiments/strength-in-minutes/five_minutes_h128_bf16.json"),
+    "smear-network-pimc": _fig(lambda *r: generations(r, "134.7M", "pimc-8"),
+                               "results/universal/progress_smear.json", "results/universal/pimc_smear.json"),
     "five-minutes-defaults": _fig(minutes_seeds,
                                   "experiments/strength-in-minutes/five_minutes_defaults.json"),
     "fifteen-minutes-h128-bf16": _fig(minutes_seeds,
