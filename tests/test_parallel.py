@@ -180,7 +180,8 @@ from hearts_env.parallel import make
 
 
 class Sleeper:  # here, not in this test module: spawned workers import only what they need
-    def nap(self, seconds):
+    def nap(self, seconds, mark):
+        open(mark, "a").close()  # the call has begun (the test stops the parent only then)
         time.sleep(seconds)
 
 
@@ -188,7 +189,7 @@ if __name__ == "__main__":
     workers = make("processes", start_method=sys.argv[1]).start(Sleeper, [(), ()])
     print(" ".join(map(str, workers.pids)), flush=True)
     try:
-        workers.call("nap", 120.0)  # busy: the parent is stopped meanwhile
+        workers.call("nap", 120.0, sys.argv[2])  # busy: the parent is stopped meanwhile
     except KeyboardInterrupt:
         print("interrupted", flush=True)
         raise
@@ -201,17 +202,20 @@ def test_workers_end_with_their_parent(tmp_path: Path, stop: str, start_method: 
     while they are busy takes them with it (spawned ones too: they hold no pipe ends of it)."""
     script = tmp_path / "parent.py"
     script.write_text(textwrap.dedent(PARENT_SCRIPT))
+    mark = tmp_path / "napping"
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     parent = subprocess.Popen(
-        [sys.executable, str(script), start_method], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True,
+        [sys.executable, str(script), start_method, str(mark)], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
         env=environment, cwd=ROOT,
     )  # fmt: skip
     pids: list[int] = []
     try:
         pids = [int(pid) for pid in parent.stdout.readline().split()]
         assert len(pids) == 2 and not any(gone(pid) for pid in pids)
-        time.sleep(0.3)  # inside the call
+        # Inside the call: a worker has begun its nap (a fixed pause is too short on a busy machine,
+        # where a Ctrl-C before the call would find the parent outside its try).
+        assert wait_until(mark.exists), "no worker began the call"
         parent.send_signal(signal.SIGINT if stop == "ctrl-c" else signal.SIGKILL)
         parent.wait(DEADLINE_S)
         if stop == "ctrl-c":

@@ -3,9 +3,10 @@ for the end of the block, whichever thread the system hands the signal to."""
 
 from __future__ import annotations
 
+import os
+import select
 import signal
 import threading
-import time
 
 import pytest
 
@@ -26,17 +27,27 @@ def test_a_signal_delivered_to_another_thread_waits_for_the_block(signum: int) -
     steps: list[str] = []
     caught: list[int] = []
     before = signal.signal(signal.SIGTERM, lambda s, _f: caught.append(s))  # SIGINT: KeyboardInterrupt
+    # The other thread takes the signal when the system next runs it; the wakeup fd says when it
+    # has (a fixed pause was too short on a busy machine: the signal then came after the block).
+    tripped, wakeup = os.pipe()
+    os.set_blocking(wakeup, False)
+    wakeup_before = signal.set_wakeup_fd(wakeup)
     try:
         with pytest.raises(KeyboardInterrupt) if signum == signal.SIGINT else _nothing():
             with signals_held():
                 signal.pthread_kill(thread.ident, signum)  # the system's choice of thread
-                time.sleep(0.05)  # Python runs handlers between instructions: here, if not held
+                assert select.select([tripped], [], [], 10.0)[0], "the signal never arrived"
+                assert os.read(tripped, 1) == bytes([signum])
+                # Python runs handlers between instructions: from here on, if not held
                 steps.append(f"written, {len(caught)} handled")
                 steps.append(f"noted, {len(caught)} handled")
         assert steps == ["written, 0 handled", "noted, 0 handled"]
         if signum == signal.SIGTERM:
             assert caught == [signal.SIGTERM]  # it arrived, once, after the block
     finally:
+        signal.set_wakeup_fd(wakeup_before)
+        os.close(tripped)
+        os.close(wakeup)
         signal.signal(signal.SIGTERM, before)
         stop.set()
         thread.join()
