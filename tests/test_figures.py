@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from hearts_env.presets import make_rules
 from tools import figures, reproduce
 
 DOCUMENTS = {path.relative_to(figures.ROOT).as_posix(): path for path in figures.DOCUMENTS}
@@ -34,9 +35,7 @@ def test_every_block_is_its_files_rendering(name: str) -> None:
     if name in ("README.md", "results/README.md"):
         assert figures.blocks(text), f"{name} has no figure blocks"
     stale = figures.stale(path)
-    assert not stale, (
-        f"{name}: blocks {stale} differ from their files: run python -m tools.figures --write"
-    )
+    assert not stale, f"{name}: blocks {stale} differ from their files: run python -m tools.figures --write"
 
 
 @pytest.mark.parametrize("name", DOCUMENTS)
@@ -127,14 +126,20 @@ def test_a_chart_of_each_kind_draws_from_its_json(tmp_path: Path) -> None:
         assert (tmp_path / png.name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-
 def test_side_by_side_leaderboards_say_which_way_is_better_in_their_family() -> None:
     """Smear scores points made (higher is better), the Hearts family penalties: the text of the
     side-by-side rows follows the family of the presets, and a row's gain is read that way."""
 
     def board(agent: str, preset: str, diff: float) -> dict:
-        cell = {"agent": agent, "preset": preset, "num_players": 4, "diff": diff, "ci95": 0.2,
-                "verdict": "none", "reference": "smear" if preset.startswith("smear") else "strategy"}
+        cell = {
+            "agent": agent,
+            "preset": preset,
+            "num_players": 4,
+            "diff": diff,
+            "ci95": 0.2,
+            "verdict": "none",
+            "reference": "smear" if preset.startswith("smear") else "strategy",
+        }
         return {"deals": 500, "tables": 100, "seed": 0, "cells": [cell]}
 
     pair = (board("net", "smear_five_point", 0.2), board("pimc", "smear_five_point", 1.0))
@@ -142,3 +147,38 @@ def test_side_by_side_leaderboards_say_which_way_is_better_in_their_family() -> 
     assert "higher is better" in smear and "better than `net` in 1 (smear_five_point), worse in 0" in smear
     hearts = figures.generations((board("net", "hearts", -0.2), board("pimc", "hearts", -1.0)), "net", "pimc")
     assert "lower is better" in hearts and "better than `net` in 1 (hearts), worse in 0" in hearts
+
+
+def test_the_network_is_within_reach_of_the_search_by_the_allowed_points() -> None:
+    """The networks' target against pimc: within 0.3 points a deal, or 2% of the preset's penalty
+    total where that is larger (Spot's total is large), or better; the specialist's cell where one
+    ships, the universal network's elsewhere; Smear's configurations are not Hearts-family rows."""
+
+    def cell(agent: str, preset: str, diff: float) -> dict:
+        return {
+            "agent": agent,
+            "preset": preset,
+            "num_players": 4,
+            "diff": diff,
+            "ci95": 0.2,
+            "verdict": "better" if diff < -0.2 else "none",
+        }
+
+    configs = [{"preset": p, "num_players": 4} for p in ("hearts", "spot_hearts", "omnibus", "smear_widow")]
+    board = {"deals": 500, "seed": 0, "configs": configs, "cells": [
+        cell("ppo", "hearts", -1.0), cell("ppo-universal", "hearts", 5.0), cell("pimc-8", "hearts", -1.4),
+        cell("ppo-universal", "spot_hearts", -10.0), cell("pimc-8", "spot_hearts", -12.0),
+        cell("ppo-universal", "omnibus", -1.0), cell("pimc-8", "omnibus", -1.61),
+        cell("ppo-universal", "smear_widow", 0.0), cell("pimc-8", "smear_widow", 1.0)]}  # fmt: skip
+    text = figures.within_reach((board,))
+    rows = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| ")}
+    assert rows["hearts"].startswith("| hearts | 4 | `ppo` |")  # the specialist, not the universal network
+    assert rows["hearts"].endswith("| +0.40 | 0.52 | yes |")
+    spot_allowed = 0.02 * make_rules("spot_hearts").penalty_total  # 2% of a large total: above 0.3
+    assert spot_allowed > 2 and rows["spot_hearts"].endswith(f"| +2.00 | {spot_allowed:.2f} | yes |")
+    assert rows["omnibus"].endswith("| +0.61 | 0.52 | no |")
+    assert "smear_widow" not in rows
+    assert (
+        "within reach of `pimc-8` (a cell at most the allowed points a deal above its, or below it) in 2 of 3"
+        in (text.replace("\n", " "))
+    )

@@ -681,3 +681,21 @@ def test_overlap_is_refused_where_it_cannot_run(tmp_path):
 
     with pytest.raises(ValueError, match="--overlap .* not with --family"):
         train_mixture(replace(TINY, overlap=True, run_dir=str(tmp_path)), MixtureSettings("hearts"))
+
+
+def test_anneal_lr_lowers_the_step_size_with_the_budget_spent(tmp_path: Path) -> None:
+    """``--anneal-lr``: each iteration's step size is the learning rate times the share of the
+    budget left; without it the step size stays; a run without a finite budget is refused."""
+    import torch
+
+    def last_lr(run: Path) -> float:
+        saved = torch.load(run / "checkpoint.pt", weights_only=True)
+        return saved["optimizer"]["param_groups"][0]["lr"]
+
+    common = replace(TINY, total_decisions=4096, imitation_decisions=1024, minutes=1e6, learning_rate=1e-3)
+    train(replace(common, run_dir=str(tmp_path / "annealed"), anneal_lr=True))
+    assert last_lr(tmp_path / "annealed") == pytest.approx(1e-3 * 1 / 4, rel=1e-3)  # before the 4th of 4
+    train(replace(common, run_dir=str(tmp_path / "flat")))
+    assert last_lr(tmp_path / "flat") == 1e-3
+    with pytest.raises(ValueError, match="anneal_lr falls over the budget: give finite minutes or total"):
+        replace(TINY, anneal_lr=True, minutes=float("inf")).validate()

@@ -733,8 +733,7 @@ def pimc_margin0(
         for label, match in zip(("hearts", "black_maria"), ppo)
     ]
     return _paragraph(
-        _pimc_strategy(report, EARLIER_PIMC)
-        + f" Against IS-MCTS(1000), two seats against two: "
+        _pimc_strategy(report, EARLIER_PIMC) + f" Against IS-MCTS(1000), two seats against two: "
         f"{_against_ismcts(matches)}. On one core: {_move_time(one_core, 'pimc'):.1f} ms a "
         f"decision. The shipped PPO agents (100 deals each): {'; '.join(against)}. With 8 worlds, better "
         f"than the family's heuristic in {table['presets_with_pimc_better']} of the "
@@ -953,6 +952,45 @@ def generations(reports: tuple[dict[str, Any], ...], base: str, *names: str) -> 
     return "\n".join(lines) + "\n"
 
 
+def within_reach(reports: tuple[dict[str, Any], ...], search: str = "pimc-8") -> str:
+    """results/README.md: in a leaderboard, the shipped Hearts-family network (the ``ppo`` row's
+    specialist where one ships, else ``ppo-universal``) beside ``search``, preset by preset, and
+    whether it holds the networks' target: a cell within 0.3 points a deal of the search's (or 2% of
+    the preset's penalty total, whichever is larger), or better."""
+    (board,) = reports
+    cells = {(c["agent"], c["preset"], c["num_players"]): c for c in board["cells"] if "diff" in c}
+    lines = [f"| preset | players | network | network − strategy | `{search}` − strategy | "
+             f"network − `{search}` | allowed | within |",
+             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    held = beaten = played = 0
+    for config in board["configs"]:
+        preset, n = config["preset"], config["num_players"]
+        rules = make_rules(preset, num_players=n)
+        if family(rules).name != "hearts":
+            continue
+        name = "ppo" if ("ppo", preset, n) in cells else "ppo-universal"
+        net, pimc = cells.get((name, preset, n)), cells.get((search, preset, n))
+        if net is None or pimc is None:
+            lines.append(f"| {preset} | {n} | `{name}` | not played | not played | | | |")
+            continue
+        gap = net["diff"] - pimc["diff"]  # the family's points are penalties: lower is better
+        allowed = max(0.3, 0.02 * rules.penalty_total)
+        played += 1
+        held += gap <= allowed
+        beaten += net["verdict"] == "better"
+        shown = [pm(c["diff"], c["ci95"], 2) for c in (net, pimc)]
+        shown = [f"**{t}**" if c["verdict"] == "better" else t for t, c in zip(shown, (net, pimc))]
+        lines.append(f"| {preset} | {n} | `{name}` | {shown[0]} | {shown[1]} | {signed(gap, 2, plus=True)} | "
+                     f"{allowed:.2f} | {'yes' if gap <= allowed else 'no'} |")  # fmt: skip
+    lines += ["", f"The network: better than `strategy` in {beaten} of {played} presets; within reach of "
+              f"`{search}` (a cell at most the allowed points a deal above its, or below it) in {held} of "
+              f"{played}.", "", f"{board['deals']} duplicate deals a cell (one against copies of "
+              f"`strategy`, every seating), seed {board['seed']}; bold: better than `strategy` beyond the "
+              "interval; points a deal, lower is better; allowed: 0.3 or 2% of the preset's penalty total, "
+              "whichever is larger."]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------------- the README's comparison
 def comparison(speeds: dict[str, Any], matches: list[dict[str, Any]]) -> str:
     """README.md: hearts-env beside OpenSpiel (raw and through Shimmy), PettingZoo's classic games,
@@ -1078,6 +1116,7 @@ FIGURES: dict[str, Figure] = {
     "fifteen-minutes-h128": _fig(minutes_seeds, "experiments/strength-in-minutes/fifteen_minutes_h128.json"),
     "five-minutes-h128-bf16": _fig(minutes_seeds,
                                    "experiments/strength-in-minutes/five_minutes_h128_bf16.json"),
+    "hearts-network-pimc": _fig(within_reach, "docs/leaderboard.json"),
     "smear-network-pimc": _fig(lambda *r: generations(r, "134.7M", "pimc-8"),
                                "results/universal/progress_smear.json", "results/universal/pimc_smear.json"),
     "five-minutes-defaults": _fig(minutes_seeds,

@@ -15,6 +15,7 @@ import argparse
 import ast
 import inspect
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -85,6 +86,10 @@ class Args:
     universal network (:data:`FAMILY_HIDDEN`), and a resumed run's own."""
     learning_rate: float = 3e-4
     """Adam step size."""
+    anneal_lr: bool = False
+    """The step size falls linearly from ``learning_rate`` to 0 over the budget: each iteration's is
+    ``learning_rate`` times the share of the budget left (of ``minutes`` or ``total_decisions``,
+    whichever is spent the more; a resumed run with a new budget follows the new one)."""
     gamma: float = 1.0
     """Discount per decision of a seat (deals are short and end for sure)."""
     gae_lambda: float = 0.95
@@ -188,10 +193,12 @@ class Args:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}")
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {self.reward!r}")
-        for name in ("resume", "overwrite", "progress", "tensorboard"):
+        for name in ("resume", "overwrite", "progress", "tensorboard", "anneal_lr"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
             setattr(self, name, bool(getattr(self, name)))
+        if self.anneal_lr and not math.isfinite(self.minutes) and not self.total_decisions:
+            raise ValueError("anneal_lr falls over the budget: give finite minutes or total_decisions")
         if self.resume and self.overwrite:
             raise ValueError("resume continues the run in run_dir, overwrite removes it: give one, not both")
         if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):

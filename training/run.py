@@ -68,6 +68,8 @@ class Schedule(Protocol):
     """``train.csv``'s header (None: every key met)."""
     eval_columns: Sequence[str]
     """``eval.csv``'s header."""
+    optimizer: Any
+    """The network's optimizer (``anneal_lr``: the loop sets its step size every iteration)."""
 
     def iterate(self, imitation: bool, progress: dict[str, Any]) -> tuple[dict[str, float], dict[str, Any]]:
         """Play one rollout and learn from it (imitating the teacher, or PPO); the update's
@@ -163,6 +165,9 @@ class Run:
                 start = time.perf_counter()
                 done = progress["decisions"]
                 imitation = imitating(args, done, progress["imitation"], progress["elapsed_s"])
+                if args.anneal_lr:
+                    for group in schedule.optimizer.param_groups:
+                        group["lr"] = self.learning_rate()
                 stats, extra = schedule.iterate(imitation, progress)
                 decisions = args.rollout_steps * args.num_games  # every decision played, the learner's or not
                 progress["iteration"] += 1
@@ -231,6 +236,15 @@ class Run:
         if args.total_decisions and progress["decisions"] >= args.total_decisions:
             return False
         return progress["elapsed_s"] + self.reserve_s < 60 * args.minutes
+
+    def learning_rate(self) -> float:
+        """``anneal_lr``: the step size of the next iteration, ``learning_rate`` times the share of
+        the budget left (the larger share spent of the two budgets)."""
+        args, progress = self.args, self.progress
+        spent = progress["elapsed_s"] / (60 * args.minutes) if math.isfinite(args.minutes) else 0.0
+        if args.total_decisions:
+            spent = max(spent, progress["decisions"] / args.total_decisions)
+        return args.learning_rate * max(0.0, 1.0 - spent)
 
     def evaluations(self) -> int:
         """The evaluations made so far."""
