@@ -155,8 +155,9 @@ def _refuse_engine_player(name: str, rules: Rules) -> None:
     players = " or ".join(record.title for record in FAMILIES.values() if name in record.rollouts)
     heuristic = family_defaults(rules.game).heuristic
     raise ValueError(
-        f"pimc: rollout={name!r} is a {players}-family player, not one of the {family(rules).title} "
-        f"engine's, and {why}: roll out with an agent ({heuristic}, lowest, random, a checkpoint)"
+        f"pimc with rollout={name!r} cannot play {rules.preset}: {name!r} is a {players}-family player, "
+        f"not one of the {family(rules).title} engine's, and {why}: roll out with an agent ({heuristic}, "
+        "lowest, random, a checkpoint)"
     )
 
 

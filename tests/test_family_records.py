@@ -75,6 +75,8 @@ def test_search_refuses_a_player_its_engine_lacks_unless_an_agent_plays_it(rollo
     rules = make_rules("smear_partnership")
     assert agents.from_rules("pimc", rules, rollout="lowest", fallback="random").rollout_agent is not None
     with pytest.raises(
-        ValueError, match=f"rollout='{rollout}' is a Hearts-family player, not one of the Smear"
+        ValueError,
+        match=f"rollout='{rollout}' cannot play smear_partnership: '{rollout}' is a Hearts-family player, "
+        "not one of the Smear",
     ):
         agents.from_rules("pimc", rules, rollout=rollout, fallback="random")

@@ -142,3 +142,15 @@ def test_a_json_that_is_not_a_leaderboard_is_refused(tmp_path, capsys):
         == 2
     )
     assert "is not a leaderboard JSON" in capsys.readouterr().err
+
+
+def test_a_setting_one_family_lacks_leaves_its_cells_empty_and_a_bad_one_is_an_error() -> None:
+    """``pimc:rollout=fast`` rolls out with a Hearts-engine player: no Smear cell, the reason
+    given; a parameter out of range is no cell but one error naming the agent."""
+    _names, _configs, cells = leaderboard.plan(["pimc:rollout=fast:worlds=2"], ["hearts", "smear_widow"])
+    by_preset = {cell.preset: cell for cell in cells}
+    assert by_preset["hearts"].spec == "pimc:rollout=fast:worlds=2"
+    assert by_preset["smear_widow"].spec is None
+    assert "cannot play smear_widow: 'fast' is a Hearts-family player" in by_preset["smear_widow"].reason
+    with pytest.raises(ValueError, match="worlds"):
+        leaderboard.plan(["pimc:worlds=0"], ["hearts"])
