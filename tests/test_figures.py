@@ -170,7 +170,7 @@ def test_the_network_is_within_reach_of_the_search_by_the_allowed_points() -> No
         cell("ppo-universal", "spot_hearts", -10.0), cell("pimc-8", "spot_hearts", -12.0),
         cell("ppo-universal", "omnibus", -1.0), cell("pimc-8", "omnibus", -1.61),
         cell("ppo-universal", "smear_widow", 0.0), cell("pimc-8", "smear_widow", 1.0)]}  # fmt: skip
-    text = figures.within_reach((board,))
+    text = figures.within_reach(board)
     rows = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| ")}
     assert rows["hearts"].startswith("| hearts | 4 | `ppo` |")  # the specialist, not the universal network
     assert rows["hearts"].endswith("| +0.40 | 0.52 | yes |")

@@ -952,12 +952,11 @@ def generations(reports: tuple[dict[str, Any], ...], base: str, *names: str) -> 
     return "\n".join(lines) + "\n"
 
 
-def within_reach(reports: tuple[dict[str, Any], ...], search: str = "pimc-8") -> str:
+def within_reach(board: dict[str, Any], search: str = "pimc-8") -> str:
     """results/README.md: in a leaderboard, the shipped Hearts-family network (the ``ppo`` row's
     specialist where one ships, else ``ppo-universal``) beside ``search``, preset by preset, and
     whether it holds the networks' target: a cell within 0.3 points a deal of the search's (or 2% of
     the preset's penalty total, whichever is larger), or better."""
-    (board,) = reports
     cells = {(c["agent"], c["preset"], c["num_players"]): c for c in board["cells"] if "diff" in c}
     lines = [f"| preset | players | network | network − strategy | `{search}` − strategy | "
              f"network − `{search}` | allowed | within |",
