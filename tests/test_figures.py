@@ -164,7 +164,8 @@ def test_the_network_is_within_reach_of_the_search_by_the_allowed_points() -> No
             "verdict": "better" if diff < -0.2 else "none",
         }
 
-    configs = [{"preset": p, "num_players": 4} for p in ("hearts", "spot_hearts", "omnibus", "smear_widow")]
+    configs = [{"preset": p, "num_players": 4, "reference": "smear" if p.startswith("smear") else "strategy"}
+               for p in ("hearts", "spot_hearts", "omnibus", "smear_widow")]  # fmt: skip
     board = {"deals": 500, "seed": 0, "configs": configs, "cells": [
         cell("ppo", "hearts", -1.0), cell("ppo-universal", "hearts", 5.0), cell("pimc-8", "hearts", -1.4),
         cell("ppo-universal", "spot_hearts", -10.0), cell("pimc-8", "spot_hearts", -12.0),
