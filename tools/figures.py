@@ -1116,6 +1116,7 @@ FIGURES: dict[str, Figure] = {
     "five-minutes-h128-bf16": _fig(minutes_seeds,
                                    "experiments/strength-in-minutes/five_minutes_h128_bf16.json"),
     "hearts-network-pimc": _fig(within_reach, "docs/leaderboard.json"),
+    "ppo-pimc-hearts-1000": _fig(head_to_head, "results/pimc/ppo_vs_pimc_hearts_1000.json"),
     "smear-network-pimc": _fig(lambda *r: generations(r, "134.7M", "pimc-8"),
                                "results/universal/progress_smear.json", "results/universal/pimc_smear.json"),
     "five-minutes-defaults": _fig(minutes_seeds,
