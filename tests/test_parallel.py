@@ -175,8 +175,12 @@ def test_a_factory_that_fails_leaves_no_processes() -> None:
 
 
 PARENT_SCRIPT = """
-import sys, time
+import signal, sys, time
 from hearts_env.parallel import make
+
+# Ctrl-C as from a terminal, also where this suite runs as a background job of a script (the
+# shell then starts it, and so this child, with SIGINT ignored)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class Sleeper:  # here, not in this test module: spawned workers import only what they need

@@ -26,7 +26,10 @@ def test_a_signal_delivered_to_another_thread_waits_for_the_block(signum: int) -
     thread, stop = _other_thread()
     steps: list[str] = []
     caught: list[int] = []
-    before = signal.signal(signal.SIGTERM, lambda s, _f: caught.append(s))  # SIGINT: KeyboardInterrupt
+    before = signal.signal(signal.SIGTERM, lambda s, _f: caught.append(s))
+    # SIGINT: KeyboardInterrupt, also where this suite runs as a background job of a script (the
+    # shell then starts it with SIGINT ignored, and Python keeps it so)
+    before_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     # The other thread takes the signal when the system next runs it; the wakeup fd says when it
     # has (a fixed pause was too short on a busy machine: the signal then came after the block).
     tripped, wakeup = os.pipe()
@@ -49,6 +52,7 @@ def test_a_signal_delivered_to_another_thread_waits_for_the_block(signum: int) -
         os.close(tripped)
         os.close(wakeup)
         signal.signal(signal.SIGTERM, before)
+        signal.signal(signal.SIGINT, before_int)
         stop.set()
         thread.join()
 
