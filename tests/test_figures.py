@@ -183,3 +183,18 @@ def test_the_network_is_within_reach_of_the_search_by_the_allowed_points() -> No
         "within reach of `pimc-8` (a cell at most the allowed points a deal above its, or below it) in 2 of 3"
         in (text.replace("\n", " "))
     )
+
+
+def test_a_timed_series_holds_the_specialist_s_margin_only_where_its_interval_reaches_it() -> None:
+    def seed(number: int, diff: float, ci95: float) -> dict:
+        return {"seed": number, "decisions": 45e6, "imitation_decisions": 4e6, "decisions_per_s": 51_000,
+                "opponent": "strategy", "diff": diff, "ci95": ci95, "deals": 1000}  # fmt: skip
+
+    record = {"better": "lower", "seeds": [seed(1, -0.94, 0.31), seed(2, -0.70, 0.31), seed(3, -1.30, 0.30)]}
+    specialist = {"pairs": [{"a": "ppo", "b": "strategy", "mean_diff": -1.1403, "ci95": 0.09}]}
+    rows = figures.minutes_seeds(record, specialist).splitlines()
+    assert "the specialist's −1.14 inside or beyond the interval" in rows[0]
+    assert [row.rsplit("|", 2)[1].strip() for row in rows[2:]] == ["yes", "no", "yes"]
+    # without the specialist the column asks only whether the interval excludes 0
+    plain = figures.minutes_seeds(record).splitlines()
+    assert [row.rsplit("|", 2)[1].strip() for row in plain[2:]] == ["yes", "yes", "yes"]

@@ -894,19 +894,35 @@ def exploit_table(answers: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def minutes_seeds(record: dict[str, Any]) -> str:
-    """experiments/strength-in-minutes: fresh runs of one budget, a row a training seed."""
-    lines = [
-        f"| seed | decisions (imitation) | decisions/s | policy − {record['seeds'][0]['opponent']}, "
-        f"points a deal ({record['better']} is better) | interval excludes 0 |",
-        "|---|---|---|---|---|",
-    ]
+def minutes_seeds(record: dict[str, Any], specialist: dict[str, Any] | None = None) -> str:
+    """experiments/strength-in-minutes: fresh runs of one budget, a row a training seed. With
+    ``specialist`` (a tournament record of the shipped network against the same opponent), a
+    last column says whether its margin lies inside the run's interval or beyond it, on the
+    better side: whether the run is at least as strong as the specialist."""
+    opponent, lower = record["seeds"][0]["opponent"], record["better"] == "lower"
+    head = (
+        f"| seed | decisions (imitation) | decisions/s | policy − {opponent}, "
+        f"points a deal ({record['better']} is better) |"
+    )
+    if specialist is None:
+        lines = [head + " interval excludes 0 |", "|---|---|---|---|---|"]
+    else:
+        (pair,) = [p for p in specialist["pairs"] if p["b"] == opponent]
+        margin = pair["mean_diff"]
+        lines = [
+            head + f" the specialist's {signed(margin, 2)} inside or beyond the interval |",
+            "|---|---|---|---|---|",
+        ]
     for row in record["seeds"]:
-        clear = abs(row["diff"]) > row["ci95"]
+        if specialist is None:
+            holds = abs(row["diff"]) > row["ci95"]
+        else:  # the run's best end of its interval reaches the specialist's margin
+            best = row["diff"] - row["ci95"] if lower else row["diff"] + row["ci95"]
+            holds = best <= margin if lower else best >= margin
         lines.append(
             f"| {row['seed']} | {row['decisions'] / 1e6:.1f}M ({row['imitation_decisions'] / 1e6:.1f}M) | "
             f"{row['decisions_per_s']:,} | {pm(row['diff'], row['ci95'], 2, plus=True)} over "
-            f"{row['deals']:,} deals | {'yes' if clear else 'no'} |"
+            f"{row['deals']:,} deals | {'yes' if holds else 'no'} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -1123,6 +1139,9 @@ FIGURES: dict[str, Figure] = {
                                   "experiments/strength-in-minutes/five_minutes_defaults.json"),
     "fifteen-minutes-h128-bf16": _fig(minutes_seeds,
                                       "experiments/strength-in-minutes/fifteen_minutes_h128_bf16.json"),
+    "fifteen-minutes-anneal": _fig(minutes_seeds,
+                                   "experiments/strength-in-minutes/fifteen_minutes_anneal.json",
+                                   "results/ppo_vs_strategy_hearts.json"),
     "expert-iteration-g1": _fig(lambda *r: generations(r, "653.8M-bjmoon", *_ARMS),
                                 "results/universal/progress_hearts.json",
                                 *(f"{_EI}generation1-{arm.partition('-')[2]}.json" for arm in _ARMS)),

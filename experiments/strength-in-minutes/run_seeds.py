@@ -34,7 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, required=True)
     parser.add_argument("--seeds", default="1,2,3")
-    parser.add_argument("--flags", default="", help="more hearts-env train flags, e.g. '--hidden 128,128'")
+    parser.add_argument(
+        "--flags",
+        default="",
+        help="more hearts-env train flags, e.g. '--hidden 128,128' (a single flag: --flags=--anneal-lr)",
+    )
     parser.add_argument("--run-root", default="runs/minutes")
     parser.add_argument("--json", required=True, help="where the record goes")
     parser.add_argument("--question", default="does a fresh timed run of the default training beat strategy?")
