@@ -198,3 +198,23 @@ def test_a_timed_series_holds_the_specialist_s_margin_only_where_its_interval_re
     # without the specialist the column asks only whether the interval excludes 0
     plain = figures.minutes_seeds(record).splitlines()
     assert [row.rsplit("|", 2)[1].strip() for row in plain[2:]] == ["yes", "yes", "yes"]
+
+
+def test_a_focused_network_is_set_beside_the_leaderboard_s_cells_on_its_deals_only() -> None:
+    def cell(agent: str, diff: float, ci95: float) -> dict:
+        return {"agent": agent, "preset": "spot_hearts", "num_players": 4, "diff": diff, "ci95": ci95}
+
+    board = {"deals": 500, "tables": 100, "seed": 0,
+             "cells": [cell("ppo-universal", -4.5, 1.8), cell("pimc-8", -14.4, 2.0)]}  # fmt: skip
+
+    def record(label: str, diff: float, seed: int = 0) -> dict:
+        config = {"preset": "spot_hearts", "num_players": 4, "deals": 500, "tables": 100, "seed": seed}
+        return {"config": config, "pairs": [{"a": label, "b": "strategy", "mean_diff": diff, "ci95": 1.9}]}
+
+    rows = figures.focused(board, record("near", -12.0), record("far", -6.0)).splitlines()
+    allowed = 0.02 * (sum(range(2, 15)) + 25)  # Spot: each heart its spot value (ace 14), the queen 25
+    assert f"within {allowed:.2f}" in rows[0]
+    assert [row.split("|")[4].strip() for row in rows[2:6]] == ["no", "yes", "no", ""]
+    assert "beyond both intervals: near." in rows[7]
+    with pytest.raises(ValueError, match="not played on the leaderboard's deals"):
+        figures.focused(board, record("elsewhere", -12.0, seed=1))

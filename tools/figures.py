@@ -1006,6 +1006,42 @@ def within_reach(board: dict[str, Any], search: str = "pimc-8") -> str:
     return "\n".join(lines) + "\n"
 
 
+def focused(board: dict[str, Any], *records: dict[str, Any], search: str = "pimc-8") -> str:
+    """experiments/preset-focus: networks trained on one preset (tournaments of one against copies of
+    ``strategy``) beside the leaderboard's shipped network and ``search`` on the same deals, each
+    with its distance to the search and the allowance of :func:`within_reach`."""
+    config = records[0]["config"]
+    preset, n = config["preset"], config["num_players"]
+    for record in records:
+        c = record["config"]
+        if (c["preset"], c["num_players"], c["deals"], c["tables"], c["seed"]) != (
+            preset, n, board["deals"], board["tables"], board["seed"]
+        ):  # fmt: skip
+            raise ValueError("the tournaments were not played on the leaderboard's deals")
+    here = [c for c in board["cells"] if "diff" in c and (c["preset"], c["num_players"]) == (preset, n)]
+    cells = {c["agent"]: c for c in here}
+    rows = [("ppo-universal (shipped)", cells["ppo-universal"]["diff"], cells["ppo-universal"]["ci95"])]
+    rows += [(r["pairs"][0]["a"], r["pairs"][0]["mean_diff"], r["pairs"][0]["ci95"]) for r in records]
+    rows.append((search, cells[search]["diff"], cells[search]["ci95"]))
+    rules = make_rules(preset, num_players=n)
+    allowed = max(0.3, 0.02 * family(rules).scale_points(rules))
+    lines = [f"| agent | − strategy, points a deal (lower is better) | − `{search}` | within {allowed:.2f} |",
+             "|---|---|---|---|"]  # fmt: skip
+    for name, diff, ci in rows:
+        gap = diff - rows[-1][1]
+        reach = "yes" if gap <= allowed else "no"
+        shown, reach = ("", "") if name == search else (signed(gap, 2, plus=True), reach)
+        lines.append(f"| `{name}` | {pm(diff, ci, 2)} | {shown} | {reach} |")
+    shipped = rows[0]
+    ahead = [name for name, diff, ci in rows[1:-1] if diff + ci < shipped[1] - shipped[2]]
+    lines += ["", f"Better than the shipped network beyond both intervals: {', '.join(ahead) or 'none'}. "
+              f"{preset}, {n} players: the leaderboard's {board['deals']} duplicate deals, "
+              f"seed {board['seed']}; "
+              "within: at most the allowed points a deal above the search's cell (0.3 or 2% of the "
+              "preset's penalty total, whichever is larger)."]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------------- the README's comparison
 def comparison(speeds: dict[str, Any], matches: list[dict[str, Any]]) -> str:
     """README.md: hearts-env beside OpenSpiel (raw and through Shimmy), PettingZoo's classic games,
@@ -1139,6 +1175,8 @@ FIGURES: dict[str, Figure] = {
                                   "experiments/strength-in-minutes/five_minutes_defaults.json"),
     "fifteen-minutes-h128-bf16": _fig(minutes_seeds,
                                       "experiments/strength-in-minutes/fifteen_minutes_h128_bf16.json"),
+    "preset-focus-spot": _fig(focused, "docs/leaderboard.json", "experiments/preset-focus/spot-25.json",
+                              "experiments/preset-focus/spot-50.json"),
     "fifteen-minutes-anneal": _fig(minutes_seeds,
                                    "experiments/strength-in-minutes/fifteen_minutes_anneal.json",
                                    "results/ppo_vs_strategy_hearts.json"),
