@@ -1177,6 +1177,7 @@ FIGURES: dict[str, Figure] = {
                                       "experiments/strength-in-minutes/fifteen_minutes_h128_bf16.json"),
     "preset-focus-spot": _fig(focused, "docs/leaderboard.json", "experiments/preset-focus/spot-25.json",
                               "experiments/preset-focus/spot-50.json"),
+    "preset-focus-greek": _fig(focused, "docs/leaderboard.json", "experiments/preset-focus/greek.json"),
     "fifteen-minutes-anneal": _fig(minutes_seeds,
                                    "experiments/strength-in-minutes/fifteen_minutes_anneal.json",
                                    "results/ppo_vs_strategy_hearts.json"),
