@@ -33,7 +33,7 @@ from typing import Any
 from benchmarks.throughput import SPEED_FLAGS
 from hearts_env.files import write_atomic
 from hearts_env.games import family
-from hearts_env.presets import PRESETS, make_rules
+from hearts_env.presets import PRESETS, Rules, make_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -907,8 +907,7 @@ def minutes_seeds(record: dict[str, Any], specialist: dict[str, Any] | None = No
     if specialist is None:
         lines = [head + " interval excludes 0 |", "|---|---|---|---|---|"]
     else:
-        (pair,) = [p for p in specialist["pairs"] if p["b"] == opponent]
-        margin = pair["mean_diff"]
+        margin, _ = pair(specialist, "ppo", opponent)
         lines = [
             head + f" the specialist's {signed(margin, 2)} inside or beyond the interval |",
             "|---|---|---|---|---|",
@@ -968,6 +967,12 @@ def generations(reports: tuple[dict[str, Any], ...], base: str, *names: str) -> 
     return "\n".join(lines) + "\n"
 
 
+def allowance(rules: Rules) -> float:
+    """How far above the search's cell a Hearts-family network's may lie and still be within reach:
+    0.3 points a deal, or 2% of the preset's penalty total (its family's scale) where larger."""
+    return max(0.3, 0.02 * family(rules).scale_points(rules))
+
+
 def within_reach(board: dict[str, Any], search: str = "pimc-8") -> str:
     """results/README.md: in a leaderboard, the shipped Hearts-family network (the ``ppo`` row's
     specialist where one ships, else ``ppo-universal``) beside ``search``, preset by preset, and
@@ -989,7 +994,7 @@ def within_reach(board: dict[str, Any], search: str = "pimc-8") -> str:
             lines.append(f"| {preset} | {n} | `{name}` | not played | not played | | | |")
             continue
         gap = net["diff"] - pimc["diff"]  # the family's points are penalties: lower is better
-        allowed = max(0.3, 0.02 * family(rules).scale_points(rules))  # the Hearts family's: its penalty total
+        allowed = allowance(rules)
         played += 1
         held += gap <= allowed
         beaten += net["verdict"] == "better"
@@ -1023,15 +1028,14 @@ def focused(board: dict[str, Any], *records: dict[str, Any], search: str = "pimc
     rows = [("ppo-universal (shipped)", cells["ppo-universal"]["diff"], cells["ppo-universal"]["ci95"])]
     rows += [(r["pairs"][0]["a"], r["pairs"][0]["mean_diff"], r["pairs"][0]["ci95"]) for r in records]
     rows.append((search, cells[search]["diff"], cells[search]["ci95"]))
-    rules = make_rules(preset, num_players=n)
-    allowed = max(0.3, 0.02 * family(rules).scale_points(rules))
+    allowed = allowance(make_rules(preset, num_players=n))
     lines = [f"| agent | − strategy, points a deal (lower is better) | − `{search}` | within {allowed:.2f} |",
              "|---|---|---|---|"]  # fmt: skip
     for name, diff, ci in rows:
         gap = diff - rows[-1][1]
         reach = "yes" if gap <= allowed else "no"
-        shown, reach = ("", "") if name == search else (signed(gap, 2, plus=True), reach)
-        lines.append(f"| `{name}` | {pm(diff, ci, 2)} | {shown} | {reach} |")
+        shown = " | " if name == search else f"{signed(gap, 2, plus=True)} | {reach}"
+        lines.append(f"| `{name}` | {pm(diff, ci, 2)} | {shown} |")
     shipped = rows[0]
     ahead = [name for name, diff, ci in rows[1:-1] if diff + ci < shipped[1] - shipped[2]]
     lines += ["", f"Better than the shipped network beyond both intervals: {', '.join(ahead) or 'none'}. "
